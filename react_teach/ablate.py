@@ -1,0 +1,143 @@
+"""The baselines are deleted lines: Standard, CoT and Act prompts made from the same ReAct exemplars.
+
+    >>> react = "Question: Q?\\nThought 1: I need to search X.\\nAction 1: Search[X]\\nObservation 1: X is 7.\\n" \\
+    ...         "Thought 2: X is 7, so the answer is 7.\\nAction 2: Finish[7]\\n"
+    >>> print(to_act(react))
+    Question: Q?
+    Action 1: Search[X]
+    Observation 1: X is 7.
+    Action 2: Finish[7]
+    <BLANKLINE>
+    >>> print(to_standard(react))
+    Question: Q?
+    Answer: 7
+    <BLANKLINE>
+    >>> print(to_cot(react))
+    Question: Q?
+    Thought: Let's think step by step. X is 7, so the answer is 7.
+    Answer: 7
+    <BLANKLINE>
+
+Act and Standard are pure deletions. CoT cannot be: a CoT model sees no observations, so thoughts such as
+"I need to search X" point at results it never gets, and the facts it needs lived in the Observation lines. The
+paper's CoT exemplars therefore merge the reasoning into one paragraph that states the facts and ends with
+"so the answer is ...". `to_cot` does the same merge mechanically: it keeps the thought sentences that state
+facts, drops the ones that plan a search or a lookup, and closes with the answer.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .trajectory import Trajectory, parse, render_step
+
+# Our words, the paper's action space.
+INSTRUCTIONS = {
+    "hotpotqa": (
+        "Answer a question by alternating Thought, Action and Observation steps. In a Thought you reason about "
+        "what you know so far and what to do next. An Action is one of three kinds:\n"
+        "(1) Search[entity] looks up the exact entity in Wikipedia and returns the first sentences of its page, "
+        "or a list of similar titles when no page has that name.\n"
+        "(2) Lookup[keyword] returns the next sentence that contains keyword in the page you searched last.\n"
+        "(3) Finish[answer] gives the answer and ends the task.\n"
+        "Examples follow.\n"),
+    "fever": (
+        "Check a claim by alternating Thought, Action and Observation steps, and decide whether the observations "
+        "SUPPORT or REFUTE it, or whether there is NOT ENOUGH INFO to tell. An Action is one of three kinds:\n"
+        "(1) Search[entity] looks up the exact entity in Wikipedia and returns the first sentences of its page, "
+        "or a list of similar titles when no page has that name.\n"
+        "(2) Lookup[keyword] returns the next sentence that contains keyword in the page you searched last.\n"
+        "(3) Finish[label] ends the task with SUPPORTS, REFUTES or NOT ENOUGH INFO.\n"
+        "Examples follow.\n"),
+}
+# Standard and CoT see no tools, so their instruction says less.
+PLAIN_INSTRUCTIONS = {
+    "hotpotqa": "Answer the question. Examples follow.\n",
+    "fever": "Decide whether the claim is SUPPORTS, REFUTES or NOT ENOUGH INFO. Examples follow.\n",
+}
+
+THOUGHT_LINE = re.compile(r"^Thought \d+: .*\n?", re.MULTILINE)
+PLANNING = re.compile(r"\b(search|look ?up|find|need to|instead)\b", re.IGNORECASE)
+
+
+def to_act(transcript: str) -> str:
+    """Act = ReAct with every ``Thought i:`` line deleted."""
+    return THOUGHT_LINE.sub("", transcript)
+
+
+def _examples(transcript: str) -> list[Trajectory]:
+    """Split a prompt string into its exemplars (each starts at a Question: or Claim: line)."""
+    blocks = re.split(r"(?m)^(?=Question: |Claim: )", transcript)
+    return [parse(b) for b in blocks if b.strip()]
+
+
+def to_standard(transcript: str) -> str:
+    """Standard = keep only the question and the answer of each exemplar."""
+    return "".join(f"{t.header}\nAnswer: {t.answer}\n" for t in _examples(transcript))
+
+
+def cot_reasoning(t: Trajectory) -> str:
+    """Merge a ReAct exemplar's thoughts into one CoT paragraph that ends with the answer."""
+    kept: list[str] = []
+    for s in t.steps:
+        for sentence in re.split(r"(?<=\.) ", s.thought or ""):
+            sentence = sentence.strip()
+            if sentence and not PLANNING.search(sentence) and sentence not in kept:
+                kept.append(sentence)
+    text = " ".join(kept)
+    if t.answer and "the answer is" not in text:
+        text = (text + " " if text else "") + f"So the answer is {t.answer}."
+    return "Let's think step by step. " + text
+
+
+def to_cot(transcript: str) -> str:
+    """CoT = each exemplar's thoughts merged into one reasoning paragraph, then the answer (see module doc)."""
+    return "".join(f"{t.header}\nThought: {cot_reasoning(t)}\nAnswer: {t.answer}\n" for t in _examples(transcript))
+
+
+DERIVE = {"act": to_act, "standard": to_standard, "cot": to_cot, "react": lambda s: s}
+
+
+# ------------------------------------------------------------------------------------------------- our exemplars
+def exemplar_text(exemplars: list[dict]) -> str:
+    """Our exemplar trajectories as ReAct prompt text (the finish step has no Observation line, as in the paper)."""
+    out = ""
+    for e in exemplars:
+        t = Trajectory.from_json(e)
+        out += t.header + "\n" + "".join(render_step(i, s) for i, s in enumerate(t.steps, 1))
+    return out
+
+
+def prompt(method: str, task: str = "hotpotqa", exemplars: list[dict] | None = None) -> str:
+    """The few-shot prefix for a method: instruction, a blank line, the exemplars.
+
+    ReAct, Act and CoT-SC-then-ReAct share one set of exemplars; the methods differ only by deleted lines.
+    """
+    from .data import load_exemplars
+
+    base = method_base(method)
+    react = exemplar_text(exemplars if exemplars is not None else load_exemplars(task))
+    instruction = INSTRUCTIONS[task] if base in ("react", "act") else PLAIN_INSTRUCTIONS[task]
+    return instruction + "\n" + DERIVE[base](react)
+
+
+def method_base(method: str) -> str:
+    """The exemplar style a method prompts with: react, act, cot or standard."""
+    return {"cot-sc": "cot", "react-cotsc": "react", "cotsc-react": "react"}.get(method, method)
+
+
+def load_prompt_file(path: str | Path, key: str) -> str:
+    """A prompt string from the paper's prompt JSON (e.g. key ``webthink_simple6``) or our exemplar JSONL."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        prompts = json.loads(text)
+    except json.JSONDecodeError:
+        prompts = None
+    if isinstance(prompts, dict):
+        if key not in prompts:
+            raise KeyError(f"{path.name} has no key {key!r}; it has {sorted(prompts)}")
+        return prompts[key]
+    return exemplar_text([json.loads(line) for line in text.splitlines() if line.strip()])
+

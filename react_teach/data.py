@@ -1,0 +1,76 @@
+"""What is in data/, and loaders for the official formats.
+
+Question sets are lists of dicts with at least ``question`` and ``answer`` (HotpotQA-style) or ``claim`` and
+``label`` (FEVER-style). The loaders turn the official files into the same shape:
+
+    >>> qs = load_questions("hotpotqa")
+    >>> sorted(qs[0])[:4]
+    ['answer', 'id', 'level', 'question']
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    """data/ beside the package (the course installs in editable mode), or $REACT_TEACH_DATA."""
+    return Path(os.environ.get("REACT_TEACH_DATA") or Path(__file__).resolve().parent.parent / "data")
+
+
+def read_jsonl(path: str | Path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+COURSE_SETS = {"hotpotqa": "hotpotqa_course.jsonl", "fever": "fever_course.jsonl"}
+
+
+def load_questions(source: str = "hotpotqa") -> list[dict]:
+    """A question set: ``hotpotqa`` or ``fever`` (ours, in data/), or a file in any format `read_questions` knows."""
+    if source in COURSE_SETS:
+        return read_jsonl(data_dir() / COURSE_SETS[source])
+    return read_questions(source)
+
+
+def read_questions(path: str | Path) -> list[dict]:
+    """Read our JSONL, the HotpotQA distractor JSON, the ReAct repo's simplified HotpotQA JSON, or FEVER jsonl.
+
+    Every record comes back with ``id``, and either ``question``/``answer`` or ``claim``/``label``.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        rows = json.loads(text)
+    else:
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    out = []
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict):
+            raise ValueError(f"{path.name}: record {i} is not an object")
+        r = dict(r)
+        if "claim" in r:  # FEVER: {id, label, claim, evidence, ...}
+            r.setdefault("label", "NOT ENOUGH INFO")
+        elif "question" in r:  # HotpotQA distractor (_id, supporting_facts, context) or simplified {question, answer}
+            r.setdefault("answer", "")
+        else:
+            raise ValueError(f"{path.name}: record {i} has neither question nor claim")
+        r["id"] = str(r.get("id", r.get("_id", i)))
+        out.append(r)
+    return out
+
+
+def hotpotqa_articles(path: str | Path) -> list[dict]:
+    """Corpus articles from the contexts of a HotpotQA distractor file (title and sentences of each paragraph)."""
+    seen, out = set(), []
+    for q in json.loads(Path(path).read_text(encoding="utf-8")):
+        for title, sents in q.get("context", []):
+            if title not in seen:
+                seen.add(title)
+                out.append({"title": title, "sentences": [s.strip() for s in sents if s.strip()]})
+    return out
+
+
+def load_exemplars(task: str = "hotpotqa") -> list[dict]:
+    """Our hand-written exemplar trajectories (see data/exemplars/)."""
+    return read_jsonl(data_dir() / "exemplars" / f"{task}.jsonl")

@@ -1,0 +1,91 @@
+"""Scores as the official scripts compute them: HotpotQA exact match and F1, FEVER label accuracy.
+
+    >>> normalize_answer("The  Saimaa Gesture!")
+    'saimaa gesture'
+    >>> exact_match("the Saimaa gesture", "The Saimaa Gesture")
+    True
+    >>> round(f1("1,800 to 7,000 ft", "1,800 to 7,000 feet"), 2)
+    0.67
+    >>> f1("yes", "yes sir")  # a yes/no/noanswer on either side scores only when the two are equal
+    0.0
+"""
+from __future__ import annotations
+
+import string
+from collections import Counter, defaultdict
+from typing import Iterable
+
+_PUNCT = set(string.punctuation)
+_ARTICLES = {"a", "an", "the"}
+_SPECIAL = {"yes", "no", "noanswer"}
+
+
+def normalize_answer(text: str | None) -> str:
+    """Lower-case, drop ASCII punctuation, drop the words a/an/the, collapse whitespace (HotpotQA's rule)."""
+    text = "".join(ch for ch in (text or "").lower() if ch not in _PUNCT)
+    return " ".join(w for w in text.split() if w not in _ARTICLES)
+
+
+def exact_match(prediction: str | None, gold: str) -> bool:
+    return normalize_answer(prediction) == normalize_answer(gold)
+
+
+def f1(prediction: str | None, gold: str) -> float:
+    """Token F1 between the normalised answers."""
+    pred, ref = normalize_answer(prediction), normalize_answer(gold)
+    if (pred in _SPECIAL or ref in _SPECIAL) and pred != ref:
+        return 0.0
+    same = sum((Counter(pred.split()) & Counter(ref.split())).values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(pred.split()), same / len(ref.split())
+    return 2 * precision * recall / (precision + recall)
+
+
+FEVER_LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+
+
+def fever_correct(prediction: str | None, gold: str) -> bool:
+    """FEVER is label accuracy: the predicted label must equal the gold label exactly (after trimming)."""
+    return (prediction or "").strip() == gold.strip()
+
+
+def score(prediction: str | None, gold: str, task: str = "hotpotqa") -> dict:
+    """The score fields of one result line: {em, f1} for HotpotQA, {correct} for FEVER."""
+    if task == "fever":
+        return {"correct": fever_correct(prediction, gold)}
+    return {"em": exact_match(prediction, gold), "f1": round(f1(prediction, gold), 4)}
+
+
+def summarize(records: Iterable[dict], by: str | None = None) -> dict:
+    """Averages per method (and per `by`, e.g. "level") over result lines from `runs`.
+
+    Returns {key: {n, em, f1 | acc, calls, badcalls, prompt_tokens, cached_tokens, completion_tokens, seconds}}.
+    """
+    groups: dict = defaultdict(list)
+    for r in records:
+        key = r.get("method", "?") if by is None else (r.get("method", "?"), r.get(by))
+        groups[key].append(r)
+    out = {}
+    for key, rs in groups.items():
+        n = len(rs)
+        s = {"n": n}
+        if "correct" in rs[0]:
+            s["acc"] = sum(bool(r["correct"]) for r in rs) / n
+        else:
+            s["em"] = sum(bool(r.get("em")) for r in rs) / n
+            s["f1"] = sum(float(r.get("f1", 0)) for r in rs) / n
+        s["calls"] = sum(r.get("n_calls", 0) for r in rs)
+        s["badcalls"] = sum(r.get("n_badcalls", 0) for r in rs)
+        for k in ("prompt_tokens", "cached_tokens", "completion_tokens"):
+            s[k] = sum(r.get("usage", {}).get(k, 0) for r in rs)
+        s["seconds"] = round(sum(r.get("seconds", 0.0) for r in rs), 2)
+        out[key] = s
+    return out
+
+
+def summary_line(method: str, s: dict) -> str:
+    """The last line `run` prints: ``METHOD n=N em=.. f1=..`` or ``METHOD n=N acc=..``."""
+    if "acc" in s:
+        return f"{method} n={s['n']} acc={s['acc']:.3f}"
+    return f"{method} n={s['n']} em={s['em']:.3f} f1={s['f1']:.3f}"

@@ -1,0 +1,143 @@
+"""A trajectory: the question, then Thought / Action / Observation steps, then the answer.
+
+A trajectory has two authors. The model writes the Thought and Action lines; the environment writes the
+Observation lines. `Step` keeps them apart so that every display can show who wrote what.
+
+    >>> t = Trajectory("Who wrote Hamlet?", [Step("I need to search Hamlet.", "Search[Hamlet]",
+    ...                "Hamlet is a tragedy by William Shakespeare.")])
+    >>> print(t.render())
+    Question: Who wrote Hamlet?
+    Thought 1: I need to search Hamlet.
+    Action 1: Search[Hamlet]
+    Observation 1: Hamlet is a tragedy by William Shakespeare.
+    <BLANKLINE>
+    >>> parse(t.render()).steps == t.steps
+    True
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .llm import Usage
+
+
+@dataclass
+class Step:
+    thought: str | None = None  # None: no Thought line (Act, or a sparse step without a thought)
+    action: str | None = None
+    observation: str | None = None
+    # who wrote the thought and the action: "model", or "human" after an edit mid-trajectory
+    author: str = "model"
+    # without the stop sequence, what the model wrote where the environment's observation belongs
+    invented: str | None = None
+
+
+@dataclass
+class Trajectory:
+    question: str
+    steps: list[Step] = field(default_factory=list)
+    answer: str | None = None  # None: the episode ended without finish[...]
+    method: str = "react"
+    task: str = "hotpotqa"
+    n_calls: int = 0
+    n_badcalls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+    unparsed: list[str] = field(default_factory=list)  # transcript lines the parser could not place
+    extra: dict[str, Any] = field(default_factory=dict)  # method-specific: CoT-SC votes, back-off, ...
+
+    @property
+    def header(self) -> str:
+        return ("Claim: " if self.task == "fever" else "Question: ") + self.question
+
+    def render(self, *, numbered: bool = True) -> str:
+        """The transcript text exactly as it is appended to the prompt."""
+        return self.header + "\n" + "".join(render_step(i, s, numbered) for i, s in enumerate(self.steps, 1))
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["usage"] = asdict(self.usage)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Trajectory":
+        d = dict(d)
+        d["steps"] = [Step(**s) for s in d.get("steps", [])]
+        d["usage"] = Usage(**d.get("usage", {}))
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+def render_step(i: int, step: Step, numbered: bool = True) -> str:
+    """One step's lines; a missing part leaves its line out (Act has no Thought, a sparse step may have no Action)."""
+    n = f" {i}" if numbered else ""
+    out = ""
+    if step.thought is not None:
+        out += f"Thought{n}: {step.thought}\n"
+    if step.action is not None:
+        out += f"Action{n}: {step.action}\n"
+    if step.observation is not None:
+        out += f"Observation{n}: {step.observation}\n"
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------- parsing
+LINE = re.compile(r"^(Thought|Action|Observation)(?: (\d+))?: ?(.*)$")
+HEADER = re.compile(r"^(Question|Claim): ?(.*)$")
+FINISH = re.compile(r"^\s*finish\[(.*)\]\s*$", re.IGNORECASE | re.DOTALL)
+ANSWER = re.compile(r"^Answer: ?(.*)$")
+
+
+def parse(text: str, *, task: str | None = None) -> Trajectory:
+    """Read a transcript back into a Trajectory. Never raises: lines it cannot place go to `unparsed`.
+
+    Reads our transcripts, the official ReAct ones (the question header, numbered lines), the `scratchpad`
+    transcripts of later work (unnumbered ``Thought:``/``Action:`` lines), and the CoT format that ends with
+    ``Answer: X``. A continuation line (an observation that spans lines) is joined to the line above it.
+
+    >>> t = parse("Question: Q?\\nThought 1: hm\\nAction 1: Finish[yes]\\nObservation 1: Episode finished")
+    >>> t.answer, len(t.steps)
+    ('yes', 1)
+    """
+    question, steps, unparsed = "", [], []
+    answer: str | None = None
+    header_task = None
+    last: tuple[Step, str] | None = None  # the step and field the previous line wrote, for continuations
+    for line in str(text).splitlines():
+        if not line.strip():
+            continue
+        if m := HEADER.match(line):
+            if not question:
+                question, header_task = m.group(2), "fever" if m.group(1) == "Claim" else "hotpotqa"
+                continue
+        if m := ANSWER.match(line):
+            answer = m.group(1).strip()
+            last = None
+            continue
+        m = LINE.match(line)
+        if not m:
+            if last is not None:  # a page that spans lines: keep it with the field above
+                step, name = last
+                setattr(step, name, (getattr(step, name) or "") + " " + line.strip())
+            else:
+                unparsed.append(line)
+            continue
+        kind, num, body = m.group(1).lower(), m.group(2), m.group(3).strip()
+        # a new step starts at a new number, or when the current step already has this field or a later one
+        order = ("thought", "action", "observation")
+        cur = steps[-1] if steps else None
+        if cur is None or (num is not None and int(num) != len(steps)) or any(
+                getattr(cur, f) is not None for f in order[order.index(kind):]):
+            cur = Step()
+            steps.append(cur)
+        setattr(cur, kind, body)
+        last = (cur, kind)
+        if kind == "action" and (f := FINISH.match(body)):
+            answer = f.group(1).strip()
+    return Trajectory(question, steps, answer, task=task or header_task or "hotpotqa", unparsed=unparsed)

@@ -1,0 +1,55 @@
+"""The spine: environment.yml matches pyproject.toml, the README's two commands, the command line contract."""
+import re
+import subprocess
+import sys
+import tomllib
+
+from conftest import ROOT
+
+
+def _spec(req: str) -> str:
+    return re.sub(r"\s+", "", req).lower().replace("_", "-")
+
+
+def test_environment_yml_is_in_step_with_pyproject():
+    """Every requirement of the package and its test extra appears in environment.yml with the same bound."""
+    py = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_spec(r) for r in py["dependencies"] + py["optional-dependencies"]["test"]}
+    text = (ROOT / "environment.yml").read_text()
+    listed = {_spec(m) for m in re.findall(r"^\s*- ([A-Za-z][\w.\-\[\]]*[<>=]=?[^\s#]+)", text, re.MULTILINE)}
+    assert listed - {"python=3.11"} == wanted
+    assert "- -e ." in text  # the pip section installs the package itself
+
+
+def test_readme_gives_exactly_two_commands_and_ci_runs_the_second():
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme.split("## Other ways")[0], re.DOTALL)
+    commands = [line for b in blocks for line in b.splitlines() if line.strip() and not line.startswith("#")]
+    assert commands == ["python3 course.py", "python3 course.py test"], commands
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 course.py test" in ci
+
+
+def run_cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "react_teach", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, **kw)
+
+
+def test_cli_help_lists_every_verb():
+    r = run_cli("--help")
+    assert r.returncode == 0
+    for verb in ("ask", "run", "wiki", "ablate", "label", "doctor"):
+        assert verb in r.stdout
+
+
+def test_cli_bad_use_exits_2_with_one_clear_line():
+    for args, message in [(("fly",), "invalid choice: 'fly'"),
+                          (("ask", "q?", "--method", "magic"), "invalid choice: 'magic'"),
+                          (("ask", "q?", "--llm", "gpt"), "unknown model spec 'gpt'"),
+                          (("ask", "q?", "--wiki", "web"), "unknown wiki spec 'web'"),
+                          (("run", "--method", "react", "--task", "hotpotqa", "--questions", "nope.json",
+                            "--out", "x.jsonl"), "no such file: nope.json")]:
+        r = run_cli(*args)
+        assert r.returncode == 2, (args, r.stderr)
+        assert message in r.stderr, (args, r.stderr)
+        assert "Traceback" not in r.stderr
