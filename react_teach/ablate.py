@@ -58,7 +58,7 @@ PLAIN_INSTRUCTIONS = {
 }
 
 THOUGHT_LINE = re.compile(r"^Thought \d+: .*\n?", re.MULTILINE)
-PLANNING = re.compile(r"\b(search|look ?up|find|need to|instead)\b", re.IGNORECASE)
+PLANNING = re.compile(r"\b(search|look ?up|find|need to|mention|simplifies)\b", re.IGNORECASE)
 
 
 def to_act(transcript: str) -> str:

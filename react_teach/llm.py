@@ -133,6 +133,8 @@ class LocalLLM:
         except Exception as e:  # llama.cpp says only "Failed to load model from file"
             raise LLMError(f"llama.cpp could not load {path.name}: {e}") from e
         self.load_seconds = time.perf_counter() - started
+        import atexit
+        atexit.register(self.model.close)  # free llama.cpp's memory before the interpreter tears down its modules
 
     def _reused(self, prompt: str) -> tuple[int, int]:
         """How many of the prompt's tokens already sit in the KV cache (llama-cpp-python keeps the longest prefix)."""

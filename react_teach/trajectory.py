@@ -109,7 +109,7 @@ def parse(text: str, *, task: str | None = None) -> Trajectory:
     answer: str | None = None
     header_task = None
     last: tuple[Step, str] | None = None  # the step and field the previous line wrote, for continuations
-    for line in str(text).splitlines():
+    for line in str(text).replace("\r\n", "\n").split("\n"):  # the transcript's only separator is "\n"
         if not line.strip():
             continue
         if m := HEADER.match(line):
