@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 
 from . import ablate
 from .llm import LLM, Completion, Usage, cut_at_stop
-from .score import normalize_answer
+from .score import majority
 from .trajectory import Step, Trajectory
 from .wiki import WikiEnv
 
@@ -108,6 +107,7 @@ class Agent:
                 # No action line (or more than one): count a bad call, keep the first line as the thought and
                 # ask again for the action alone, exactly as the official code does.
                 t.n_badcalls += 1
+                t.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
                 thought = text.strip().split("\n")[0].strip()
                 action = self._call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:", ["\n"]).text.strip()
                 step = Step(thought, action)
@@ -210,17 +210,12 @@ def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, tempera
     The prompt is the same for every sample, so a local model prefills it once and samples n times.
     """
     samples = _one_call("cot", question, llm, task, temperature=temperature, n=n)
-    votes = Counter(normalize_answer(s.answer) for s in samples if s.answer)
-    if votes:
-        best, count = votes.most_common(1)[0]
-        winner = next(s for s in samples if s.answer and normalize_answer(s.answer) == best)
-    else:
-        count, winner = 0, samples[0]
+    answer, count = majority([s.answer for s in samples])
+    winner = next((s for s in samples if s.answer == answer), samples[0])
     usage = sum((s.usage for s in samples), Usage())
-    return Trajectory(question, winner.steps, winner.answer if votes else "", method="cot-sc", task=task,
-                      n_calls=1, usage=usage, seconds=sum(s.seconds for s in samples),
-                      extra={"finished": bool(votes), "n": n, "majority": count,
-                             "samples": [s.answer for s in samples]})
+    return Trajectory(question, winner.steps, answer, method="cot-sc", task=task, n_calls=1, usage=usage,
+                      seconds=sum(s.seconds for s in samples),
+                      extra={"finished": count > 0, "n": n, "majority": count, "samples": [s.answer for s in samples]})
 
 
 def _merge(method: str, first: Trajectory, second: Trajectory, backoff: bool) -> Trajectory:

@@ -345,7 +345,8 @@ class Cassette:
 class CachedLLM:
     """An on-disk cache of temperature-0 calls in front of another backend (one file per request).
 
-    A hit returns the stored text with zero usage: nothing was computed.
+    A hit returns the stored text and the stored token counts (what the call cost when it was computed, so cost
+    tables stay true), with zero seconds.
     """
 
     def __init__(self, inner: LLM, folder: str | Path | None = None):
@@ -361,7 +362,10 @@ class CachedLLM:
         try:
             stored = json.loads(path.read_text(encoding="utf-8"))
             self.hits += 1
-            return [Completion(c["text"], Usage(), c.get("finish_reason", "stop")) for c in stored]
+            out = [Completion.from_json(c) for c in stored]
+            for c in out:
+                c.usage.seconds = 0.0
+            return out
         except (OSError, ValueError, KeyError, TypeError):
             pass
         out = self.inner.complete(prompt, stop=stop, temperature=temperature, max_tokens=max_tokens, n=n)

@@ -35,6 +35,8 @@ def result_line(t, q: dict, task: str) -> dict:
          "usage": {"prompt_tokens": t.usage.prompt_tokens, "cached_tokens": t.usage.cached_tokens,
                    "completion_tokens": t.usage.completion_tokens},
          "seconds": round(t.seconds, 3), "gold": gold, "level": q.get("level"), "finished": t.extra.get("finished")}
+    if t.extra.get("bad_steps"):
+        d["bad_steps"] = t.extra["bad_steps"]
     if t.extra.get("samples") is not None:
         d["samples"] = t.extra["samples"]
     if "backoff" in t.extra:

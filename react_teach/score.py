@@ -89,3 +89,35 @@ def summary_line(method: str, s: dict) -> str:
     if "acc" in s:
         return f"{method} n={s['n']} acc={s['acc']:.3f}"
     return f"{method} n={s['n']} em={s['em']:.3f} f1={s['f1']:.3f}"
+
+
+def majority(answers: list[str | None]) -> tuple[str, int]:
+    """The most common answer after normalising (first seen wins a tie) and its vote count; empty answers abstain."""
+    votes = Counter(normalize_answer(a) for a in answers if a)
+    if not votes:
+        return "", 0
+    best, count = votes.most_common(1)[0]
+    return next(a for a in answers if a and normalize_answer(a) == best), count
+
+
+def samples_curves(react: list[dict], cot_sc: list[dict]) -> dict[str, list[float]]:
+    """EM of CoT-SC and of both hybrids with the first k samples, k = 1..n (the paper's Figure 2).
+
+    Computed from one ReAct run and one CoT-SC run (with its samples kept) on the same questions: the hybrids'
+    rules need nothing else. ReAct -> CoT-SC uses CoT-SC when ReAct did not finish; CoT-SC -> ReAct uses ReAct
+    when the majority has fewer than k/2 votes.
+    """
+    by_id = {r["id"]: r for r in react}
+    pairs = [(by_id[s["id"]], s) for s in cot_sc if s["id"] in by_id]
+    n = min(len(s["samples"]) for _, s in pairs)
+    curves: dict[str, list[float]] = {"cot-sc": [], "react-cotsc": [], "cotsc-react": []}
+    for k in range(1, n + 1):
+        em = Counter()
+        for r, s in pairs:
+            answer, votes = majority(s["samples"][:k])
+            em["cot-sc"] += exact_match(answer, s["gold"])
+            em["react-cotsc"] += exact_match(r["answer"] if r.get("finished") else answer, s["gold"])
+            em["cotsc-react"] += exact_match(r["answer"] if votes < k / 2 else answer, s["gold"])
+        for m in curves:
+            curves[m].append(em[m] / len(pairs))
+    return curves

@@ -1,0 +1,160 @@
+# %% [markdown]
+# # 03 · The stop token
+#
+# In this notebook you will
+# - let a real model write past its Thought and Action, and read the Observation it invents;
+# - hand the pen back to the environment with one stop sequence, as the official code does;
+# - see the re-prompt fallback when the model writes no action line;
+# - measure format adherence step by step over the course questions, and the cost of N+1 calls for N steps.
+#
+# A language model continues text. The ReAct prompt is a transcript in which `Observation` lines follow every
+# `Action` line, so a model that has just written an action will happily write the observation too. It has not
+# searched anything: the observation is invented. The official code prevents this with a stop sequence.
+
+# %%
+from react_teach import ablate, check, llm
+from react_teach.agent import Agent
+from react_teach.wiki import LocalWiki
+
+model = llm.default()
+wiki = LocalWiki.course()
+prefix = ablate.prompt("react")  # our instruction and six exemplars, in the paper's format
+APPLE = ("Aside from the Apple Remote, what other device can control the program Apple Remote was originally "
+         "designed to interact with?")
+print(prefix[:700], "...")
+
+# %% [markdown]
+# ## Without the stop sequence
+#
+# `use_stop=False` calls the model on `prompt + "Thought 1:"` with no stop and twice the usual token budget. The
+# harness then cuts the text where `Observation 1:` begins, and keeps what came after it as `invented`.
+
+# %%
+agent = Agent(APPLE, llm=model, wiki=wiki, prefix=prefix, use_stop=False)
+step = agent.step()
+print("MODEL     Thought 1:", step.thought)
+print("MODEL     Action 1:", step.action)
+print("MODEL     invented Observation 1:", step.invented if step.invented is not None else "(none this time)")
+print("ENVIRONMENT  Observation 1:", step.observation)
+
+# %% [markdown]
+# Compare the two observations. The model's is fluent and plausible, and written without looking anything up: it
+# is the "hallucination" the paper's Table 2 counts for CoT, arriving here through the back door. Left in the
+# prompt, every later step would build on it.
+
+# %% [markdown]
+# ## With the stop sequence
+#
+# The official loop calls the model on `prompt + f"Thought {i}:"` with `stop=[f"\nObservation {i}:"]`, splits the
+# text on `f"\nAction {i}: "`, lower-cases the action's first letter, runs the tool, and appends all three lines.
+# The model never gets to write an observation: the harness stops it and writes the real one.
+
+# %%
+agent = Agent(APPLE, llm=model, wiki=wiki, prefix=prefix)
+trace = agent.run()
+print(trace.render())
+print("answer:", repr(trace.answer), "| calls:", trace.n_calls, "| bad calls:", trace.n_badcalls)
+
+# %% [markdown]
+# Whether this tiny model reaches the right answer (the keyboard function keys) or not, every `Observation` line
+# above came from the tool. Its failures are now *honest* failures: wrong searches, loops, early finishes, which
+# notebook 07 counts.
+#
+# The same cell on a capable model is one change: `model = llm.from_spec("openai:gpt-4o-mini")` (with
+# `OPENAI_API_KEY` set) or `llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for Ollama.
+
+# %% [markdown]
+# ## When no action line comes: the re-prompt
+#
+# Sometimes the model writes a thought and stops, or writes two actions. The split then fails. The official code
+# counts a *bad call*, keeps the first line as the thought, and asks again on `... Thought i: {thought}\nAction i:`
+# with the stop `"\n"`, so that the model writes the action alone. Here you play the model to see the exact prompts.
+
+# %%
+class Recorder:
+    """A model wrapper that keeps every request it passes on."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.requests = inner, inner.name, []
+
+    def complete(self, prompt, **kw):
+        self.requests.append((prompt[-60:], kw["stop"]))
+        return self.inner.complete(prompt, **kw)
+
+
+me = Recorder(llm.from_spec("script:", completions=[
+    " I need to find the program the Apple Remote was made for.", " Search[Apple Remote]",
+    " It was made for Front Row.\nAction 2: Finish[Front Row]"]))
+agent = Agent(APPLE, llm=me, wiki=wiki, prefix="")
+t = agent.run()
+# NBVAL_CHECK_OUTPUT
+me.requests[:2], (t.n_calls, t.n_badcalls)
+
+# %% [markdown]
+# ## Format adherence, step by step
+#
+# Seed readings of the paper suggest that a model follows the format better as the trajectory grows, because each
+# step adds one more example of the pattern to its context. Does our small model agree? The cell below reads a full
+# run of ReAct on all 126 course questions, made with
+# `python -m react_teach run --method react --task hotpotqa --out data/runs/hotpotqa_react.jsonl` on the bundled
+# model (2 cores), and counts, at each step number, the share of steps that needed no re-prompt.
+
+# %%
+import matplotlib.pyplot as plt
+
+from react_teach.data import data_dir, read_jsonl
+
+rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
+reached = [sum(len(r["steps"]) >= i for r in rows) for i in range(1, 8)]
+clean = [sum(len(r["steps"]) >= i and i not in r.get("bad_steps", []) for r in rows) for i in range(1, 8)]
+adherence = [c / n if n else float("nan") for c, n in zip(clean, reached)]
+fig, ax = plt.subplots(figsize=(6, 3))
+ax.bar(range(1, 8), [100 * a for a in adherence], color="#1f5fa8")
+for i, n in enumerate(reached, 1):
+    ax.text(i, 2, f"n={n}", ha="center", color="white", fontsize=8)
+ax.set_xlabel("step number")
+ax.set_ylabel("steps with an action line (%)")
+ax.set_title(f"Format adherence by step, {model.name}, {len(rows)} questions")
+plt.show()
+
+# %% [markdown]
+# Read the bars with their counts: few trajectories reach the late steps, and the ones that do are the ones that
+# kept going, so a rise at the end partly reflects who survives, not only what the model learnt from its own
+# context.
+
+# %% [markdown]
+# ## The cost of N+1 calls
+#
+# Every step is a model call, plus one more whenever the re-prompt fires, and each call re-reads a prompt that
+# only grows. The local backend reuses its key-value cache for the part of the prompt it has already read.
+
+# %%
+steps = sum(len(r["steps"]) for r in rows)
+calls = sum(r["n_calls"] for r in rows)
+prompt_tokens = sum(r["usage"]["prompt_tokens"] for r in rows)
+cached = sum(r["usage"]["cached_tokens"] for r in rows)
+print(f"{steps} steps, {calls} model calls ({calls / steps:.2f} calls per step)")
+print(f"{prompt_tokens:,} prompt tokens read, {cached:,} of them reused from the cache "
+      f"({(prompt_tokens - cached) / prompt_tokens:.1%} actually computed)")
+
+# %% [markdown]
+# The loop now lives in `react_teach.agent.Agent` (`use_stop=False` is the teaching mode you used above).
+#
+# ## Summary
+# - Without a stop sequence a model writes its own observations: invented, fluent, and wrong in ways you cannot see.
+# - `stop=["\nObservation i:"]` hands control to the harness, which writes the real observation.
+# - When the model writes no action line, the official code re-prompts for the action alone and counts a bad call.
+# - Text ReAct costs at least one model call per step, each over a growing prompt; a KV cache makes that affordable.
+#
+# ## Exercises
+# 1. Run the no-stop cell on another question from `react_teach.data.load_questions()`. Is the invented observation
+#    ever right?
+# 2. Make the script above write two `Action 1:` lines. What does the harness do?
+# 3. From `rows`, find the trajectories that used all seven steps. How many of them are correct?
+
+# %%
+# NBVAL_CHECK_OUTPUT
+two = llm.from_spec("script:", completions=[" a\nAction 1: Search[X]\nAction 1: Search[Y]", " Search[X]"])
+t = Agent("Q?", llm=two, wiki=wiki, prefix="", max_steps=1).run()
+check(t.n_badcalls == 1 and t.steps[0].action == "Search[X]", "two action lines count as a bad call")
+check(all(r["n_calls"] >= len(r["steps"]) for r in rows), "never fewer calls than steps")
