@@ -206,14 +206,15 @@ def label(trajectory: Trajectory, gold: str | None, *, supporting_facts: list[st
                               f"(F1 = {f1_score:.2f})"]
 
     # the decision, in the documented order; `why` names the notes that decided it
-    unsupported = sig["answer_supported"] is False or bool(sig["unsupported_numbers"])
+    claims = ["support"] * (sig["answer_supported"] is False) + ["numbers"] * bool(sig["unsupported_numbers"])
     if correct is None:
         category, why = UNSCORED, ["unscored"]
         notes["unscored"] = ["no gold answer and no recorded score: success or failure is unknown"]
     elif correct and source == "none":
-        category, why = (FALSE_POSITIVE if sig["answer_in_reasoning"] is False else TRUE_POSITIVE), ["reasoning"]
+        category = FALSE_POSITIVE if sig["answer_in_reasoning"] is False else TRUE_POSITIVE
+        why = ["support" if sig["answer_in_reasoning"] is None else "reasoning"]
     elif correct:
-        category, why = (FALSE_POSITIVE if unsupported else TRUE_POSITIVE), ["support", "numbers"]
+        category, why = (FALSE_POSITIVE, claims) if claims else (TRUE_POSITIVE, ["support"])
     elif ambiguous:
         category, why = LABEL_AMBIGUITY, ["ambiguity"]
     elif acting and rate > 0.5 and not gold_seen:
@@ -221,8 +222,8 @@ def label(trajectory: Trajectory, gold: str | None, *, supporting_facts: list[st
         notes["search"][0] += ", and no observation contains the gold answer"
     elif sig["repeated_actions"] or sig["repeated_thoughts"] or sig["step_limit"] or not p or premature:
         category, why = REASONING_ERROR, ["loop", "stop", "premature"]
-    elif unsupported:
-        category, why = HALLUCINATION, ["support", "numbers"]
+    elif claims:
+        category, why = HALLUCINATION, claims
     else:
         category, why = REASONING_ERROR, ["support"]
         notes.setdefault("support", []).append("wrong, with no loop, failed search or unsupported claim to blame")
@@ -256,7 +257,10 @@ def _support(steps: list[Step], pred: str, question: str, source: str, texts: di
     p, q = normalize_answer(pred), _quote(pred)
     place = "observations" if source == "observations" else "supporting facts"
     out = {"support": source, "answer_supported": None, "unsupported_numbers": [], "answer_in_reasoning": None}
-    if p not in UNQUOTABLE:
+    if p in UNQUOTABLE:
+        notes["support"] = [f"answer {q}: no text quotes a yes/no answer, so its support is not checked" if p
+                            else "no answer to check"]
+    else:
         where = [k for k, t in texts.items() if _contains(normalize_answer(t), p)]
         out["answer_supported"] = bool(where)
         if where:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .llm import LLM
 from .trajectory import Step, Trajectory
@@ -258,7 +258,7 @@ class HouseholdEnv:
         return f"You open the {r}. {self.describe(r)}" if verb == "open" else f"You close the {r}."
 
     def _take(self, obj: str, r: str) -> str:
-        if r != self.location or obj not in self.here() or obj == "desklamp 1":
+        if r != self.location or obj not in self.here() or self.holding or obj == "desklamp 1":
             return NOTHING
         self.contents[r].remove(obj)
         self.holding = obj

@@ -1,0 +1,78 @@
+"""Widgets driven as a learner would: values set, buttons clicked; the loop underneath is the real one."""
+import json
+
+import pytest
+
+from react_teach.agent import Agent
+from react_teach.llm import ScriptLLM
+from react_teach.trajectory import Step, Trajectory, parse
+from react_teach.widgets import AblationPanel, TraceEditor, TraceViewer, trace_html
+from react_teach.wiki import LocalWiki
+
+
+@pytest.fixture(scope="module")
+def wiki():
+    return LocalWiki.course()
+
+
+def test_viewer_steps_through_a_parsed_official_transcript():
+    t = parse("Question: Q?\nThought 1: a\nAction 1: Search[X]\nObservation 1: X.\nThought 2: b\n"
+              "Action 2: Finish[Y]\nObservation 2: Episode finished")
+    v = TraceViewer(t, gold="Y")
+    assert v.slider.max == 2 and "Thought 1" not in v.view.value
+    v.next.click()
+    assert v.slider.value == 1 and "Observation 1:" in v.view.value and "Thought 2" not in v.view.value
+    v.end.click()
+    assert v.slider.value == 2 and "em=True" in v.view.value
+    v.prev.click()
+    v.prev.click()
+    v.prev.click()
+    assert v.slider.value == 0
+
+
+def test_authors_are_coloured_apart():
+    t = Trajectory("Q?", [Step("mine", "Search[X]", "obs", author="human"), Step("its", "Finish[Y]", "done")], "Y")
+    page = trace_html(t)
+    assert page.count('title="you"') == 2 and page.count('title="model"') == 2
+    assert page.count('title="environment"') == 2
+
+
+def test_editor_steps_edits_resumes_and_compares(wiki, tmp_path):
+    llm = ScriptLLM([" I will just guess.\nAction 1: Finish[1900]",  # the original run goes wrong
+                     " Search[Arthur's Magazine]",  # after the edit, the model writes the action
+                     " It was started in 1844.\nAction 2: Finish[1844]"])
+    agent = Agent("When was Arthur's Magazine started?", llm=llm, wiki=wiki, prefix="")
+    ed = TraceEditor(agent, gold="1844")
+    ed.think.click()
+    assert agent.pending is not None and "waiting for the environment" in ed.view.value
+    ed.observe.click()
+    assert agent.done and list(ed.branches) == ["original"]
+    assert ed.branches["original"].answer == "1900"
+    ed.step_k.value = 1
+    ed.thought.value = "I should search Arthur's Magazine first."
+    ed.edit.click()
+    assert agent.trajectory.answer == "1844" and agent.trajectory.steps[0].author == "human"
+    assert list(ed.branches) == ["original", "edit 1: step 1"]
+    html = ed.compare("original", "edit 1: step 1")
+    assert "em=False" in html and "em=True" in html
+    path = tmp_path / "b.json"
+    ed.path.value = str(path)
+    ed.save_button.click()
+    saved = json.loads(path.read_text())
+    assert list(saved["branches"]) == ["original", "edit 1: step 1"]
+    other = TraceEditor(Agent("x", llm=ScriptLLM([]), wiki=wiki, prefix=""))
+    other.load(path)
+    assert other.branches["edit 1: step 1"].answer == "1844"
+    ed.think.click()  # the episode is over: the button says so instead of calling the model
+    assert "episode is over" in ed.status.value
+
+
+def test_ablation_panel_runs_chosen_methods(wiki, tmp_path):
+    llm = ScriptLLM([" Paris"] * 3 + [" x\nAnswer: Paris"] * 3)
+    panel = AblationPanel(llm=llm, wiki=wiki, out_dir=tmp_path)
+    panel.methods.value = ("standard", "cot")
+    panel.n.value = 3
+    panel.run_button.click()
+    assert set(panel.rows) == {"standard", "cot"} and all(len(r) == 3 for r in panel.rows.values())
+    assert "<td>standard</td><td>3</td>" in panel.table.value
+    assert panel.figure.value[:4] == b"\x89PNG" and panel.progress.value == 2
