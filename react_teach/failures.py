@@ -307,7 +307,7 @@ def _step(s) -> Step:
     return Step(thought=_text(s))  # a bare string in a steps list: keep it where a person can read it
 
 
-def _trajectory(rec: dict) -> Trajectory | None:
+def read_trajectory(rec: dict) -> Trajectory | None:
     """Our result lines (``steps``), scratchpads, the official ``traj``/``prompt``, or LoggingWrapper's lists."""
     if isinstance(rec.get("steps"), list):  # the official info dict has "steps" too, but as a number
         steps = [_step(s) for s in rec["steps"]]
@@ -334,7 +334,7 @@ def _guess_method(t: Trajectory) -> str:
 def _row(rec, facts: dict | None) -> dict:
     if not isinstance(rec, dict):
         return _unreadable(f"a JSON {type(rec).__name__}, not an object")
-    t = _trajectory(rec)
+    t = read_trajectory(rec)
     if t is None:
         return _unreadable("no steps, scratchpad, traj, prompt or actions field: no trajectory to read")
     t.question = question = _text(rec.get("question") or rec.get("claim")) or t.question
@@ -356,7 +356,7 @@ def _unreadable(why: str) -> dict:
             "category": UNREADABLE, "evidence": [why], "signals": {}}
 
 
-def _records(text: str) -> list:
+def read_records(text: str) -> list:
     """JSONL (one record a line, blank lines skipped), or one JSON array (the official LoggingWrapper's files)."""
     if text.lstrip().startswith("["):
         try:
@@ -382,7 +382,7 @@ def label_file(path: str | Path, *, facts: dict[str, list[str]] | None = None) -
     `facts` maps a question to its supporting-fact sentences, for judging CoT (resolve HotpotQA's
     ``supporting_facts`` [title, sentence index] pairs against the question's context first).
     """
-    records = _records(Path(path).read_text(encoding="utf-8", errors="replace"))
+    records = read_records(Path(path).read_text(encoding="utf-8", errors="replace"))
     for index, rec in enumerate(records):
         try:
             row = _unreadable(str(rec)) if isinstance(rec, ValueError) else _row(rec, facts)

@@ -75,8 +75,11 @@ def table2(ours: dict[str, float], paper: dict[str, float], title: str) -> plt.F
     cats = list(paper)
     fig, ax = plt.subplots(figsize=(8, 3.4))
     x = range(len(cats))
-    ax.bar([i - 0.2 for i in x], [paper[c] for c in cats], 0.4, color=PAPER_COLOUR, label="paper")
-    ax.bar([i + 0.2 for i in x], [ours.get(c, 0.0) for c in cats], 0.4, color=MODEL_COLOUR, label="ours")
+    nan = float("nan")  # a type the paper did not report ("–"), or a group with no rows, draws no bar
+    ax.bar([i - 0.2 for i in x], [nan if paper[c] is None else paper[c] for c in cats], 0.4, color=PAPER_COLOUR,
+           label="paper")
+    ax.bar([i + 0.2 for i in x], [nan if ours.get(c) is None else ours[c] for c in cats], 0.4, color=MODEL_COLOUR,
+           label="ours")
     ax.set_xticks(list(x), [c.replace(" ", "\n", 1) for c in cats], fontsize=8)
     ax.set_ylabel("% within its group")
     ax.set_title(title)

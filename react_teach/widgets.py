@@ -259,3 +259,64 @@ def png(fig) -> bytes:
     fig.savefig(buf, format="png", dpi=90)
     plt.close(fig)
     return buf.getvalue()
+
+
+class FailureLabeller(W.VBox):
+    """Label trajectories with the paper's Table 2 types, one at a time, beside the automatic suggestion.
+
+    Labels are saved to `store` (JSONL, atomically) on every click and come back when you reopen the file, so a
+    session can stop anywhere. `agreement()` is Cohen's kappa between your labels and the automatic ones.
+    """
+
+    def __init__(self, path: str | Path, store: str | Path):
+        from . import failures as F
+
+        self.F = F
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        self.records = F.read_records(text)
+        self.rows = list(F.label_file(path))
+        self.store = F.LabelStore(store)
+        self.k = 0
+        self.view, self.suggestion, self.progress = W.HTML(), W.HTML(), W.HTML()
+        self.buttons = {c: W.Button(description=c, tooltip=F.DEFINITIONS[c],
+                                    button_style="success" if c in F.SUCCESS else "danger")
+                        for c in F.CATEGORIES}
+        for c, b in self.buttons.items():
+            b.on_click(lambda _, c=c: self.choose(c))
+        self.note = W.Text(placeholder="a note (optional)", layout=W.Layout(width="98%"))
+        self.prev, self.next = W.Button(description="◀ Previous"), W.Button(description="Next ▶")
+        self.prev.on_click(lambda _: self.show(self.k - 1))
+        self.next.on_click(lambda _: self.show(self.k + 1))
+        self.show(0)
+        super().__init__([W.HTML(LEGEND), W.HBox([self.prev, self.next, self.progress]), self.view,
+                          self.suggestion, W.HBox(list(self.buttons.values())[:2]),
+                          W.HBox(list(self.buttons.values())[2:]), self.note])
+
+    def key(self, k: int | None = None) -> str:
+        row = self.rows[self.k if k is None else k]
+        return str(row["id"] if row.get("id") is not None else row["index"])
+
+    def show(self, k: int) -> None:
+        self.k = max(0, min(k, len(self.rows) - 1))
+        row, rec = self.rows[self.k], self.records[self.k]
+        t = self.F.read_trajectory(rec) if isinstance(rec, dict) else None
+        self.view.value = trace_html(t, gold=row.get("gold")) if t else f"<i>{html.escape(str(row['evidence']))}</i>"
+        evidence = "".join(f"<li>{html.escape(e)}</li>" for e in row["evidence"])
+        self.suggestion.value = (f"<b>Suggested:</b> {html.escape(str(row['category']))}"
+                                 f"<ul style='margin:2px'>{evidence}</ul>")
+        mine = self.store.get(self.key())
+        self.note.value = (mine or {}).get("note", "")
+        for c, b in self.buttons.items():
+            b.icon = "check" if mine and mine["category"] == c else ""
+        done = sum(1 for i in range(len(self.rows)) if self.store.get(self.key(i)))
+        self.progress.value = f"trajectory {self.k + 1} / {len(self.rows)} · {done} labelled"
+
+    def choose(self, category: str) -> None:
+        self.store.set(self.key(), category, self.note.value)
+        self.show(self.k + 1 if self.k + 1 < len(self.rows) else self.k)
+
+    def agreement(self) -> float:
+        """Cohen's kappa between your labels and the automatic ones, over the trajectories you labelled."""
+        pairs = [(r["category"], self.store.get(self.key(i))["category"]) for i, r in enumerate(self.rows)
+                 if self.store.get(self.key(i))]
+        return self.F.cohen_kappa([a for a, _ in pairs], [b for _, b in pairs])

@@ -76,3 +76,33 @@ def test_ablation_panel_runs_chosen_methods(wiki, tmp_path):
     assert set(panel.rows) == {"standard", "cot"} and all(len(r) == 3 for r in panel.rows.values())
     assert "<td>standard</td><td>3</td>" in panel.table.value
     assert panel.figure.value[:4] == b"\x89PNG" and panel.progress.value == 2
+
+
+def test_failure_labeller_saves_reloads_and_measures_agreement(tmp_path):
+    from react_teach.widgets import FailureLabeller
+
+    results = tmp_path / "run.jsonl"
+    rows = [{"id": "a", "question": "Q1?", "gold": "Paris", "answer": "Paris", "em": True,
+             "steps": [{"thought": "t", "action": "Search[France]", "observation": "Paris is the capital."},
+                       {"thought": "so", "action": "Finish[Paris]", "observation": "Episode finished."}]},
+            {"id": "b", "question": "Q2?", "gold": "Rome", "answer": "Milan", "em": False,
+             "steps": [{"thought": "t", "action": "Finish[Milan]", "observation": "Episode finished."}]},
+            "not a record"]
+    results.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    store = tmp_path / "labels.jsonl"
+    lab = FailureLabeller(results, store)
+    assert "Suggested:" in lab.suggestion.value and "trajectory 1 / 3" in lab.progress.value
+    assert lab.view.value.count("Observation") == 2
+    lab.note.value = "reads the page"
+    lab.buttons["true positive"].click()
+    assert lab.k == 1 and "1 labelled" in lab.progress.value
+    lab.buttons["hallucination"].click()
+    again = FailureLabeller(results, store)  # a restart: the labels come back from the file
+    assert again.store.get("a") == {"category": "true positive", "note": "reads the page"}
+    assert again.buttons["true positive"].icon == "check"
+    auto = [r["category"] for r in again.rows[:2]]
+    human = ["true positive", "hallucination"]
+    from react_teach.failures import cohen_kappa
+    assert again.agreement() == cohen_kappa(auto, human)
+    again.show(2)
+    assert "unreadable" in again.suggestion.value
