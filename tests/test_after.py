@@ -1,0 +1,102 @@
+"""After ReAct: tool calling on the same environment, fine-tuning export, and a calculator that is safe."""
+import json
+
+import pytest
+
+from react_teach.after import (calculate, calculator_tool, export_finetune, from_chat, local_chat, tool_calling,
+                               validate_finetune)
+from react_teach.data import load_exemplars
+from react_teach.llm import Usage
+from react_teach.trajectory import Trajectory
+from react_teach.wiki import LocalWiki
+
+
+@pytest.fixture(scope="module")
+def wiki():
+    return LocalWiki.course()
+
+
+@pytest.mark.parametrize("expr,value", [("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("2 ** 10", 1024), ("-4 // 3", -2),
+                                        ("7 % 4", 3), ("1.5 * 2", 3.0), ("2 ** -1", 0.5)])
+def test_calculator_does_arithmetic(expr, value):
+    assert calculate(expr) == value
+
+
+@pytest.mark.parametrize("expr,message", [
+    ("__import__('os').system('id')", "not Call"),
+    ("(1).__class__", "not Attribute"),
+    ("import os", "not an arithmetic expression"),
+    ("x + 1", "not Name"),
+    ("9 ** 9 ** 9", "exponent 387420489 is too large"),
+    ("10 ** 99 * 10 ** 99", "the result is too large"),
+    ("1 + " * 100 + "1", "characters long; the limit is 200"),
+    ("1 / 0", "division by zero"),
+    ("'a' * 3", "not Constant"),
+    ("[1, 2]", "not List"),
+])
+def test_calculator_refuses_everything_else_with_a_clear_message(expr, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace("*", r"\*")):
+        calculate(expr)
+
+
+def test_calculator_as_a_tool_never_raises():
+    assert calculator_tool("calculate[6 * 7]") == "42"
+    assert calculator_tool("calculate[open('x')]").startswith("Calculator error: the calculator accepts")
+    assert calculator_tool("compute[1]") == "Invalid action: compute[1]"
+
+
+def test_finetune_export_round_trips_through_its_validator(tmp_path):
+    trajectories = [Trajectory.from_json({**e, "steps": e["steps"]}) for e in load_exemplars("hotpotqa")]
+    path = tmp_path / "ft.jsonl"
+    assert export_finetune(trajectories, path, golds={t.question: t.answer for t in trajectories}) == 6
+    assert validate_finetune(path) == []
+    for line, t in zip(path.read_text().splitlines(), trajectories):
+        back = from_chat(json.loads(line))
+        assert back.question == t.question and back.answer == t.answer
+        assert [(s.thought, s.action) for s in back.steps] == [(s.thought, s.action) for s in t.steps]
+    # wrong answers are not exported
+    assert export_finetune(trajectories, tmp_path / "none.jsonl", golds={}) == 0
+
+
+def test_validator_names_each_problem(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([
+        "not json",
+        json.dumps({"messages": [{"role": "user", "content": "Question: q"}]}),
+        json.dumps({"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "Question: q"},
+                                 {"role": "assistant", "content": "Thought 1: t\nAction 1: Search[x]"},
+                                 {"role": "user", "content": "Obs: wrong"},
+                                 {"role": "assistant", "content": "I think it is x"}]})]) + "\n")
+    problems = validate_finetune(bad)
+    assert any(p.startswith("line 1: not an object") for p in problems)
+    assert any(p.startswith("line 2: must start system") for p in problems)
+    assert "line 3: message 3 is not 'Observation 1: ...'" in problems
+    assert "line 3: message 4 is not 'Thought 2: ...\\nAction 2: ...'" in problems
+    assert "line 3: the last turn must Finish[...] with an answer" in problems
+
+
+def test_tool_calling_loop_uses_the_same_environment(wiki):
+    script = [("search", {"entity": "Arthur's Magazine"}), ("lookup", {"keyword": "1844"}),
+              ("finish", {"answer": "Arthur's Magazine"})]
+
+    def chat(messages, tools):
+        name, args = script[sum(m["role"] == "tool" for m in messages)]
+        return ({"role": "assistant", "content": None,
+                 "tool_calls": [{"id": "c", "type": "function",
+                                 "function": {"name": name, "arguments": json.dumps(args)}}]}, Usage(10, 0, 5))
+
+    t = tool_calling("Which magazine was started first?", chat, wiki)
+    assert [s.action for s in t.steps] == ["search[Arthur's Magazine]", "lookup[1844]", "finish[Arthur's Magazine]"]
+    assert t.steps[0].observation.startswith("Arthur's Magazine was an American literary periodical")
+    assert t.steps[1].observation.startswith("(Result 1 / 1)")
+    assert t.answer == "Arthur's Magazine" and t.n_calls == 3 and t.usage.prompt_tokens == 30
+
+
+def test_grammar_constrained_tool_calls_on_the_bundled_model(wiki):
+    t = tool_calling("Which magazine was started first, Arthur's Magazine or First for Women?", local_chat(), wiki,
+                     max_calls=3)
+    assert 1 <= len(t.steps) <= 3 and t.n_calls == len(t.steps)
+    for s in t.steps:  # the grammar makes every call well formed: a known tool with its one argument
+        if s.action is not None:
+            assert s.action.split("[", 1)[0] in ("search", "lookup", "finish") and s.action.endswith("]")
+            assert not s.observation.startswith("Invalid action")
