@@ -47,7 +47,8 @@ def main(argv: list[str]) -> int:
     if argv:
         print(__doc__)
         return 2
-    return subprocess.call([str(python), "-m", "jupyter", "lab", str(HERE / "notebooks")], cwd=HERE, env=env)
+    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers often run as root
+    return subprocess.call([str(python), "-m", "jupyter", "lab", *root, str(HERE / "notebooks")], cwd=HERE, env=env)
 
 
 if __name__ == "__main__":

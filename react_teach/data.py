@@ -102,3 +102,12 @@ def download(url: str, dest: str | Path, sha256: str, *, timeout: float = 60.0) 
     finally:
         Path(tmp).unlink(missing_ok=True)
     return dest
+
+
+def supporting_sentences(questions: list[dict]) -> dict[str, list[str]]:
+    """{question: its supporting-fact sentences} from our corpus, for judging CoT answers (which have no
+    observations) against the facts they should rest on."""
+    corpus = {a["title"]: a["sentences"] for p in sorted((data_dir() / "corpus").glob("*.jsonl"))
+              for a in read_jsonl(p)}
+    return {q["question"]: [corpus[t][i] for t, i in q.get("supporting_facts", []) if t in corpus]
+            for q in questions}

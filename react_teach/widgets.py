@@ -67,7 +67,7 @@ class TraceViewer(W.VBox):
         n = len(trajectory.steps)
         self.slider = W.IntSlider(value=0, min=0, max=n, description="step", continuous_update=True)
         self.prev, self.next, self.end = W.Button(description="◀ Previous"), W.Button(description="Next ▶"), \
-            W.Button(description="End ⏭")
+            W.Button(description="End")
         self.view = W.HTML()
         self.prev.on_click(lambda _: setattr(self.slider, "value", max(0, self.slider.value - 1)))
         self.next.on_click(lambda _: setattr(self.slider, "value", min(n, self.slider.value + 1)))

@@ -1,0 +1,133 @@
+# %% [markdown]
+# # 07 · Failure modes
+#
+# In this notebook you will
+# - see why two methods with close scores can fail in completely different ways;
+# - sort trajectories into the paper's Table 2 types with an automatic labeller that shows its evidence;
+# - label trajectories yourself in a widget, and measure how often you and the labeller agree;
+# - put our distributions beside the paper's, and meet the "false positive": a right answer for the wrong reasons.
+#
+# On HotpotQA, ReAct and CoT score within two points of each other in the paper (27.4 and 29.4 EM). Table 2 shows
+# why that says little: the authors read 50 correct and 50 wrong trajectories of each method and sorted them by
+# cause. CoT's failures are mostly *hallucination* (56%); ReAct's are mostly *reasoning errors* (47%), many of them
+# loops, and failed searches (23%). The percentages are **within** the success group or the failure group.
+
+# %%
+from react_teach import check
+from react_teach.failures import DEFINITIONS, PAPER_TABLE2, cohen_kappa, label_file, table2
+
+for category, meaning in DEFINITIONS.items():
+    print(f"{category:20} {meaning}")
+
+# %% [markdown]
+# ## The labeller, with its evidence
+#
+# `label` reads signals anyone can check in a transcript: repeated actions (a loop), the step limit, searches that
+# failed, finishing before any observation contained the answer, an answer that no observation contains. Every
+# label comes with the steps it was read from. Here it is on the full ReAct run of notebook 05:
+
+# %%
+from react_teach.data import data_dir, load_questions, supporting_sentences
+
+runs = data_dir() / "runs"
+react = list(label_file(runs / "hotpotqa_react.jsonl"))
+wrong = [r for r in react if r["correct"] is False]
+for r in wrong[:3]:
+    print(f"{r['question']}\n  answer {r['pred']!r}, gold {r['gold']!r} -> {r['category']}")
+    for line in r["evidence"][:3]:
+        print("   ", line)
+
+# %% [markdown]
+# CoT writes no observations, so its claims are judged against the supporting facts of our questions: the
+# sentences of the corpus that a correct answer rests on.
+
+# %%
+facts = supporting_sentences(load_questions("hotpotqa"))
+cot = list(label_file(runs / "hotpotqa_cot.jsonl", facts=facts))
+ours = {"react": table2(react), "cot": table2(cot)}
+for method, dist in ours.items():
+    print(method, {c: None if v is None else round(v) for c, v in dist.items()})
+
+# %% [markdown]
+# ## Beside Table 2
+
+# %%
+import matplotlib.pyplot as plt
+
+from react_teach.plots import table2 as table2_figure
+
+for method in ("react", "cot"):
+    n_ok = sum(r["correct"] is True for r in (react if method == "react" else cot))
+    fig = table2_figure(ours[method], PAPER_TABLE2[method],
+                        f"{method}: % within its group (ours: {n_ok} correct of 126; paper: 50 + 50, PaLM-540B)")
+    plt.show()
+
+# %% [markdown]
+# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases: read them as
+# examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning and search
+# errors, is what to look for in the failure bars.
+
+# %% [markdown]
+# ## Fake green: the false positive
+#
+# A *false positive* is a correct answer reached by invented reasoning or facts: exact match counts it as a success.
+# The paper found 14% of CoT's successes were of this kind, against 6% for ReAct, whose facts come from
+# observations. An evaluation that reports only accuracy cannot see them.
+
+# %%
+for rows, name in ((react, "react"), (cot, "cot")):
+    for r in [r for r in rows if r["category"] == "false positive"][:2]:
+        print(f"{name}: {r['question']}\n  answer {r['pred']!r}: {r['evidence'][0]}")
+
+# %% [markdown]
+# ## Your labels, and agreement
+#
+# The labeller is a set of heuristics: how often it agrees with a person is a number to measure. The widget below
+# shows one trajectory at a time (model lines blue, environment lines green), the suggestion with its evidence, and
+# six buttons. Your labels are saved to a file on every click and come back when you reopen it.
+#
+# Label ten, then run the agreement cell. Cohen's kappa is 1 for perfect agreement and 0 for the agreement two
+# people would reach by chance.
+
+# %%
+from react_teach.llm import cache_dir
+from react_teach.widgets import FailureLabeller
+
+labeller = FailureLabeller(runs / "hotpotqa_react.jsonl", cache_dir() / "labels" / "hotpotqa_react.jsonl")
+labeller
+
+# %% [markdown]
+# The course authors labelled the first ten ReAct trajectories by hand, reading each one before looking at the
+# suggestion; their labels ship in `data/labels/`. Their agreement with the labeller:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from react_teach.failures import LabelStore
+
+authors = LabelStore(data_dir() / "labels" / "hotpotqa_react_authors.jsonl").all()
+pairs = [(r["category"], authors[str(r["id"])]["category"]) for r in react if str(r["id"]) in authors]
+agree = sum(a == b for a, b in pairs)
+print(f"{len(pairs)} trajectories labelled by hand; {agree} agree with the labeller; "
+      f"kappa = {cohen_kappa([a for a, _ in pairs], [b for _, b in pairs]):.2f}")
+
+# %% [markdown]
+# From the command line, `python -m react_teach label runs/react.jsonl` prints one label a line, for our runs,
+# the official ReAct transcripts, or any file of `scratchpad` transcripts. It all lives in `react_teach.failures`.
+#
+# ## Summary
+# - Close scores can hide opposite failure modes; Table 2 counts causes within the success and failure groups.
+# - The labeller shows its evidence; its agreement with people is measured (kappa), not assumed.
+# - A false positive is a right answer with invented support: an accuracy number alone cannot see it.
+#
+# ## Exercises
+# 1. Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
+# 2. Find a ReAct trajectory labelled "reasoning error" because of a loop. At which step did it start to repeat?
+# 3. Run `label_file` on the Act run (`hotpotqa_act.jsonl`). Which failure type grows without thoughts?
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(len(react) == 126 and len(cot) == 126, "one label per trajectory")
+check(all(abs(sum(v for c, v in ours["react"].items() if c in g and v is not None) - 100) < 1e-6
+          for g in (("true positive", "false positive"),
+                    ("reasoning error", "search result error", "hallucination", "label ambiguity"))
+          if any(ours["react"][c] is not None for c in g)), "percentages are within each group")

@@ -1,0 +1,150 @@
+# %% [markdown]
+# # 08 · Editing thoughts
+#
+# In this notebook you will
+# - step through a trajectory one step at a time, seeing who wrote each line;
+# - rewrite a thought in the middle of a trajectory and let the model carry on from your version;
+# - keep both branches, compare them side by side, and save them;
+# - see why an agent that acts without thoughts cannot be corrected this way.
+#
+# The paper calls this property D, *human-aligned and controllable* (section 4, Figure 5): because ReAct's reasoning
+# is plain text in the context, a person can read it, and can **edit** it. In the paper's ALFWorld example, changing
+# two thoughts turns a failing episode into a success. An Act agent has no thought to edit.
+
+# %%
+from IPython.display import HTML
+
+from react_teach import check, llm
+from react_teach.agent import Agent
+from react_teach.widgets import TraceEditor, TraceViewer
+from react_teach.wiki import LocalWiki
+
+model, wiki = llm.default(), LocalWiki.course()
+APPLE = ("Aside from the Apple Remote, what other device can control the program Apple Remote was originally "
+         "designed to interact with?")
+GOLD = "keyboard function keys"
+
+# %% [markdown]
+# ## Step through a trajectory
+#
+# This is the paper's Figure 1 question. Run it once on the bundled model, then step through it with **Next**:
+# blue lines are the model's, green lines the environment's.
+
+# %%
+agent = Agent(APPLE, llm=model, wiki=wiki)
+original = agent.run()
+TraceViewer(original, gold=GOLD)
+
+# %% [markdown]
+# ## Rewrite a thought, resume
+#
+# Suppose the model went wrong after its first search. The first observation says the remote was designed for
+# Front Row; the page to read next is `Front Row (software)`. We rewrite thought 2 to say so. `edit(2, ...)` cuts
+# the trajectory before step 2, replays the environment to where step 2 began, puts our thought in, and lets the
+# model write the action under the same rules (`Action 2:` with the stop `"\n"`); then the loop carries on.
+
+# %%
+editor = TraceEditor(agent, gold=GOLD)
+edited = editor.edit_and_resume(
+    2, "The Apple Remote was designed to interact with Front Row. I need to search Front Row (software) and find "
+       "what else can control it.")
+print("original:", repr(original.answer), "| edited:", repr(edited.answer), "| gold:", repr(GOLD))
+editor
+
+# %% [markdown]
+# Did the edited branch reach the gold answer? If it did, the model *read* your thought and followed it. If it did
+# not, look at what it wrote after your line: a 135M-parameter model often does not condition on its own context
+# closely enough to be steered, and the paper's property D assumes a model that does. The same cell on a capable
+# model is one change at the top: `model = llm.from_spec("openai:gpt-4o-mini")` (with `OPENAI_API_KEY`), or
+# `llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for a local server.
+
+# %% [markdown]
+# ## Compare the branches
+#
+# Every edit keeps the trajectory it replaced. The comparison shows the two transcripts line by line (changed lines
+# marked) and both outcomes.
+
+# %%
+HTML(editor.compare("original", "edit 1: step 2"))
+
+# %% [markdown]
+# ## What exactly the model sees after an edit
+#
+# Here you play the model, so every line is known in advance. After the edit the model is called on the transcript
+# up to your thought, followed by `Action 2:`, with the stop `"\n"`: it writes one action and nothing else.
+
+# %%
+class Recorder:
+    """A model wrapper that keeps the end of every prompt it passes on."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.prompts = inner, inner.name, []
+
+    def complete(self, prompt, **kw):
+        self.prompts.append((prompt[-90:], kw["stop"]))
+        return self.inner.complete(prompt, **kw)
+
+
+me = Recorder(llm.from_spec("script:", completions=[
+    " I need to search Apple Remote.\nAction 1: Search[Apple Remote]",
+    " It was made for Front Row, so the answer is Front Row.\nAction 2: Finish[Front Row]",
+    " Search[Front Row (software)]",
+    " It can be controlled by the keyboard function keys, so the answer is keyboard function keys.\n"
+    "Action 3: Finish[keyboard function keys]"]))
+scripted = Agent(APPLE, llm=me, wiki=wiki, prefix="")
+first = scripted.run()
+scripted.edit(2, "Front Row is the program. I need to search Front Row (software).")
+second = scripted.run()
+# NBVAL_CHECK_OUTPUT
+me.prompts[2], (first.answer, second.answer), [s.author for s in second.steps]
+
+# %% [markdown]
+# ## Save and load branches
+#
+# Branches are plain JSON: question, gold answer, and each branch's trajectory. The editor's **Save** and **Load**
+# buttons do the same as these calls.
+
+# %%
+import json
+import tempfile
+from pathlib import Path
+
+path = Path(tempfile.mkdtemp()) / "apple_branches.json"
+editor.save(path)
+# NBVAL_CHECK_OUTPUT
+list(json.loads(path.read_text())["branches"])
+
+# %% [markdown]
+# ## Why Act cannot be corrected this way
+#
+# An Act agent's transcript has only actions and observations. There is no line that says what the agent believes
+# or plans, so there is nothing to correct *in language*: to change its course you must write its next action
+# yourself, which is doing its job, not guiding it. A thought is a lever because the model's next action is
+# conditioned on it.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+act = Agent(APPLE, llm=llm.from_spec("script:", completions=[" Search[Apple Remote]", " Finish[Front Row]"]),
+            wiki=wiki, method="act", prefix="")
+print(act.run().render())
+
+# %% [markdown]
+# The editor lives in `react_teach.widgets.TraceEditor`; it calls `Agent.edit` in `react_teach.agent`, which the
+# command line and the tests use too.
+#
+# ## Summary
+# - A ReAct transcript has two authors; a third (you) can step in at any thought.
+# - `edit(k, thought)` cuts before step k, replays the environment, inserts your thought and lets the model act.
+# - Every edit is a branch you can compare, save and load.
+# - Steering needs a model that reads its own thoughts; Act gives you nothing to steer with.
+#
+# ## Exercises
+# 1. Edit thought 1 instead of thought 2. Does an earlier correction help more or less?
+# 2. Give both a thought and an action to `editor.edit_and_resume(2, thought, "Search[Front Row (software)]")`.
+#    What does the model do after the observation?
+# 3. Load the saved branches into a new `TraceEditor` and compare them again.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(second.answer == GOLD and second.steps[1].author == "human", "the scripted edit reaches the gold answer")
+check(editor.branches["original"].answer == original.answer, "the original branch is kept unchanged")
