@@ -403,7 +403,7 @@ for method, rows in runs.items():
 # prompt grows by appending. Text ReAct's prompt does exactly that.
 #
 # For comparison, the two tool-calling trajectories of section 1, on the same scale (their prompt has no
-# exemplars; `local_chat` does not report reuse, so its *cached* column reads 0):
+# exemplars; `local_chat` does not report reuse, so its *cached* and *cache* columns read 0):
 
 # %%
 print(cost_row("tool calling", [{"steps": t.steps, "n_calls": t.n_calls, "usage": vars(t.usage)}

@@ -144,3 +144,45 @@ def test_summaries_and_the_last_line():
     assert summary_line("react", s) == "react n=2 em=0.500 f1=0.750"
     assert summarize(rows, by="level")[("react", "hard")]["em"] == 0.0
     assert summary_line("react", summarize([{"method": "react", "correct": True}])["react"]) == "react n=1 acc=1.000"
+
+
+def _official_em_f1(prediction: str, gold: str) -> tuple[bool, float]:
+    """HotpotQA's rules, written out again independently of react_teach.score, to check it against."""
+    import re
+    import string
+    from collections import Counter
+
+    def norm(s):
+        s = "".join(ch for ch in s.lower() if ch not in set(string.punctuation))
+        return " ".join(re.sub(r"\b(a|an|the)\b", " ", s).split())
+
+    p, g = norm(prediction), norm(gold)
+    if (p in ("yes", "no", "noanswer") or g in ("yes", "no", "noanswer")) and p != g:
+        return p == g, 0.0
+    common = sum((Counter(p.split()) & Counter(g.split())).values())
+    if common == 0:
+        return p == g, 0.0
+    precision, recall = common / len(p.split()), common / len(g.split())
+    return p == g, 2 * precision * recall / (precision + recall)
+
+
+def test_react_run_on_real_hotpotqa_questions_scores_by_the_official_rules(real, tmp_path):
+    from react_teach.data import hotpotqa_articles, read_questions
+    from react_teach.llm import ScriptLLM
+    from react_teach.wiki import LocalWiki
+
+    path = real / "hotpotqa" / "distractor_dev_hard100.json"
+    wiki = LocalWiki.build(hotpotqa_articles(path), tmp_path / "hp.db")
+    qs = read_questions(path)[:20]
+    # a scripted model that searches the first supporting page, then answers with a varying amount of the gold
+    script = []
+    for k, q in enumerate(qs):
+        answer = [q["answer"], q["answer"].split()[0], "the " + q["answer"], "something else"][k % 4]
+        script += [f" Search it.\nAction 1: Search[{q['supporting_facts'][0][0]}]",
+                   f" Done.\nAction 2: Finish[{answer}]"]
+    rows = run("react", qs, tmp_path / "real.jsonl", llm=ScriptLLM(script), wiki=wiki, progress=False)
+    assert len(rows) == 20 and all(not r["steps"][0]["observation"].startswith("Could not find") for r in rows)
+    for r, q in zip(rows, qs):
+        em, f = _official_em_f1(r["answer"], q["answer"])
+        assert (r["em"], r["f1"]) == (em, round(f, 4)), q["_id"]
+    assert 0 < sum(r["em"] for r in rows) < 20
