@@ -95,8 +95,8 @@ me.requests[:2], (t.n_calls, t.n_badcalls)
 #
 # Seed readings of the paper suggest that a model follows the format better as the trajectory grows, because each
 # step adds one more example of the pattern to its context. Does our small model agree? The cell below reads a full
-# run of ReAct on the first 60 course questions, made with
-# `python -m react_teach run --method react --task hotpotqa --n 60 --out data/runs/hotpotqa_react.jsonl` on the bundled
+# run of ReAct on the first 40 course questions, made with
+# `python -m react_teach run --method react --task hotpotqa --n 40 --out data/runs/hotpotqa_react.jsonl` on the bundled
 # model (2 cores), and counts, at each step number, the share of steps that needed no re-prompt.
 
 # %%

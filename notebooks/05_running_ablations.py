@@ -3,7 +3,7 @@
 #
 # In this notebook you will
 # - run Standard, CoT, Act and ReAct on the same course questions, live, on a couple of questions;
-# - read a full run of every method over 60 course questions: exact match, F1, calls and tokens;
+# - read a full run of every method over 40 course questions: exact match, F1, calls and tokens;
 # - put the numbers beside the paper's Table 1, and split them into easy and hard questions;
 # - learn the commands that run the same thing at full size, here or on a capable model.
 #
@@ -39,11 +39,11 @@ for method in ("standard", "cot", "act", "react"):
 # %% [markdown]
 # ## The full run
 #
-# The same four methods over the first 60 questions were run with the command line (on 2 cores; drop `--n` for
+# The same four methods over the first 40 questions were run with the command line (on 2 cores; drop `--n` for
 # all 126), one file per method, each line a question with its trajectory, answer, scores and cost:
 #
 # ```
-# python -m react_teach run --method react --task hotpotqa --n 60 --out data/runs/hotpotqa_react.jsonl
+# python -m react_teach run --method react --task hotpotqa --n 40 --out data/runs/hotpotqa_react.jsonl
 # ```
 #
 # A run is resumable: stop it at any moment and the same command carries on where it stopped.

@@ -46,7 +46,7 @@ print(f"prompt tokens over 5 samples: {u.prompt_tokens:,}; read from the cache: 
 # We read the full ReAct run and a CoT-SC run with 21 samples per question, made with
 #
 # ```
-# python -m react_teach run --method cot-sc --task hotpotqa --n 30 --samples 21 --out data/runs/hotpotqa_cot-sc.jsonl
+# python -m react_teach run --method cot-sc --task hotpotqa --n 20 --samples 21 --out data/runs/hotpotqa_cot-sc.jsonl
 # ```
 #
 # and recompute every method with the first k samples, k = 1 to 21. (`solve("react-cotsc", ...)` and
@@ -75,7 +75,7 @@ for method, ys in curves.items():
 
 # %% [markdown]
 # The paper (PaLM-540B): CoT-SC 33.4, CoT-SC → ReAct 34.2, ReAct → CoT-SC 35.1 EM. With a 135M model the curves
-# sit near the floor and are noisy over 30 questions; what carries over is the *mechanism*: how often each hybrid
+# sit near the floor and are noisy over 20 questions; what carries over is the *mechanism*: how often each hybrid
 # backs off, which the next cell counts.
 
 # %%

@@ -41,8 +41,8 @@ print("answer:", repr(cot.answer), "| gold:", claim["label"])
 # %% [markdown]
 # ## ReAct, Act and CoT on the course claims
 #
-# A run of each method over the first 30 claims (the set is ordered by subject, so the labels are not exactly
-# balanced), made with `python -m react_teach run --method react --task fever --n 30 --out data/runs/fever_react.jsonl`:
+# A run of each method over the first 24 claims (the set is ordered by subject, so the labels are not exactly
+# balanced), made with `python -m react_teach run --method react --task fever --n 24 --out data/runs/fever_react.jsonl`:
 
 # %%
 from collections import Counter

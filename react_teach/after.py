@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import operator
+import os
 import re
 import time
 from pathlib import Path
@@ -52,7 +53,7 @@ def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
 
     from .llm import bundled_path
 
-    model = Llama(model_path=str(path or bundled_path()), n_ctx=8192, verbose=False)
+    model = Llama(model_path=str(path or bundled_path()), n_ctx=8192, n_threads=os.cpu_count(), verbose=False)
     schema = {"type": "object", "required": ["tool", "argument"],
               "properties": {"tool": {"enum": [t["function"]["name"] for t in TOOLS]},
                              "argument": {"type": "string", "maxLength": 120}}}

@@ -53,3 +53,31 @@ def test_cli_bad_use_exits_2_with_one_clear_line():
         assert r.returncode == 2, (args, r.stderr)
         assert message in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.stderr
+
+
+def test_every_notebook_matches_its_py_source_and_names_its_kernel():
+    import jupytext
+    import nbformat
+
+    sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+    assert len(sources) == 12
+    for src in sources:
+        built = nbformat.read(src.with_suffix(".ipynb"), as_version=4)
+        want = [(c.cell_type, c.source) for c in jupytext.read(src).cells]
+        assert [(c.cell_type, c.source) for c in built.cells] == want, f"{src.name}: rebuild with notebooks/build.py"
+        assert built.metadata["kernelspec"]["name"] == "python3"
+        # committed with outputs from a real run, and none of them an error
+        code = [c for c in built.cells if c.cell_type == "code"]
+        assert all(c.execution_count for c in code), f"{src.name} is not executed"
+        assert not any(o.get("output_type") == "error" for c in code for o in c.outputs), src.name
+
+
+def test_no_machine_paths_or_shared_data_in_the_product():
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files", "react_teach", "notebooks", "data", "README.md"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.split()
+    for name in files:
+        text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+        for bad in ("../shared", "shared/real", "/work/", "/root/", "/tmp/"):
+            assert bad not in text, f"{name} mentions {bad}"
