@@ -77,7 +77,7 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     llm = llm if llm is not None else llm_mod.default()
     if wiki is None and method not in ("standard", "cot", "cot-sc"):
         wiki = wiki_mod.LocalWiki.course()
-    if type(getattr(llm, "inner", llm)).__name__ == "LocalLLM":
+    if isinstance(getattr(llm, "inner", llm), llm_mod.LocalLLM):
         concurrency = 1  # one in-process model, one KV cache: questions take turns
     lock = threading.Lock()
     bar = None

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import Recorder
 
 from react_teach import ablate
 from react_teach.agent import Agent, cot_sc, solve
@@ -17,17 +18,6 @@ from react_teach.wiki import LocalWiki, one_line
 @pytest.fixture(scope="module")
 def wiki():
     return LocalWiki.course()
-
-
-class Recorder:
-    """Wraps a backend and keeps every request, so tests can check the exact prompts and stops."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.requests = inner, inner.name, []
-
-    def complete(self, prompt, **kw):
-        self.requests.append((prompt, kw))
-        return self.inner.complete(prompt, **kw)
 
 
 def test_a_scripted_model_reproduces_an_exemplar_exactly(wiki):

@@ -5,6 +5,7 @@ import doctest
 import json
 
 import pytest
+from conftest import Recorder
 from hypothesis import assume, given, settings, strategies as st
 
 from react_teach import household
@@ -15,17 +16,6 @@ from react_teach.llm import ScriptLLM
 from react_teach.trajectory import Step, Trajectory
 
 VERBS = {"go", "open", "close", "take", "put", "clean", "heat", "cool", "use", "examine", "inventory", "look"}
-
-
-class Recorder:
-    """Wraps a backend and keeps every request, so tests can check the exact prompts and stops."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.requests = inner, inner.name, []
-
-    def complete(self, prompt, **kw):
-        self.requests.append((prompt, kw))
-        return self.inner.complete(prompt, **kw)
 
 
 def snapshot(env: HouseholdEnv):

@@ -4,6 +4,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from conftest import send_json
 
 from react_teach import llm
 from react_teach.llm import Cassette, CachedLLM, LLMError, ScriptLLM, from_spec
@@ -150,20 +151,12 @@ class _RefusesStop(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).seen.append(body)
         if "stop" in body:
-            self._send(400, {"error": {"message": "Unrecognized request argument supplied: stop", "type": "x"}})
+            send_json(self, {"error": {"message": "Unrecognized request argument supplied: stop", "type": "x"}}, 400)
         else:
-            self._send(200, {"id": "1", "object": "text_completion", "created": 0, "model": body["model"],
+            send_json(self, {"id": "1", "object": "text_completion", "created": 0, "model": body["model"],
                              "choices": [{"index": 0, "text": " Search[X]\nObservation 1: invented",
                                           "finish_reason": "length", "logprobs": None}],
                              "usage": {"prompt_tokens": 3, "completion_tokens": 9, "total_tokens": 12}})
-
-    def _send(self, code, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def log_message(self, *a):
         pass

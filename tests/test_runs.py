@@ -13,7 +13,7 @@ import pytest
 from react_teach.runs import read_done, run
 from react_teach.score import exact_match, f1, normalize_answer, summarize, summary_line
 
-from conftest import ROOT
+from conftest import ROOT, send_json
 
 
 class SlowModel(BaseHTTPRequestHandler):
@@ -27,15 +27,10 @@ class SlowModel(BaseHTTPRequestHandler):
         time.sleep(self.delay)
         question = body["prompt"].rsplit("Question: ", 1)[-1].split("\n", 1)[0]
         text = f" I can answer this.\nAction 1: Finish[{question.rstrip('?').split()[-1]}]"
-        data = json.dumps({"id": "x", "object": "text_completion", "created": 0, "model": body["model"],
-                           "choices": [{"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}],
-                           "usage": {"prompt_tokens": len(body["prompt"]) // 4, "completion_tokens": 12,
-                                     "total_tokens": 0}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_json(self, {"id": "x", "object": "text_completion", "created": 0, "model": body["model"],
+                         "choices": [{"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}],
+                         "usage": {"prompt_tokens": len(body["prompt"]) // 4, "completion_tokens": 12,
+                                   "total_tokens": 0}})
 
     def log_message(self, *a):
         pass

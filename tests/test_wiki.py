@@ -7,6 +7,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from conftest import send_json
 from hypothesis import given, settings, strategies as st
 
 from react_teach.wiki import LiveWiki, LocalWiki, WikiEnv, fts_query, sentences
@@ -205,12 +206,7 @@ class FakeMediaWiki(BaseHTTPRequestHandler):
                 body = {"query": {"pages": {"5": page}}}
             else:
                 body = {"query": {"pages": {"-1": {"title": title, "missing": ""}}}}
-        data = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_json(self, body)
 
     def log_message(self, *a):
         pass
