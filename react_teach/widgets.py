@@ -170,7 +170,7 @@ class TraceEditor(W.VBox):
         data = {"question": self.agent.trajectory.question, "gold": self.gold,
                 "branches": {name: t.to_json() for name, t in self.branches.items()}}
         Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        self.status.value = f"saved {len(self.branches)} branches to {html.escape(str(path))}"
+        self.status.value = f"saved {len(self.branches)} branches to {html.escape(Path(path).name)}"
 
     def load(self, path: str | Path) -> None:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -178,7 +178,7 @@ class TraceEditor(W.VBox):
         for name, t in data["branches"].items():
             self.branches[name] = Trajectory.from_json(t)
         self.left.options = self.right.options = list(self.branches)
-        self.status.value = f"loaded {len(self.branches)} branches from {html.escape(str(path))}"
+        self.status.value = f"loaded {len(self.branches)} branches from {html.escape(Path(path).name)}"
 
     # -- display
     def _prefill(self) -> None:
