@@ -10,8 +10,8 @@ from conftest import Recorder
 from react_teach import ablate
 from react_teach.agent import Agent, cot_sc, solve
 from react_teach.data import load_exemplars
-from react_teach.llm import Completion, ScriptLLM, Usage
-from react_teach.trajectory import Step, Trajectory
+from react_teach.llm import ScriptLLM
+from react_teach.trajectory import Trajectory
 from react_teach.wiki import LocalWiki, one_line
 
 

@@ -75,11 +75,12 @@ def test_notebook_08_widgets_render_and_respond(jupyterlab):
         viewer = page.locator(".widget-vbox").filter(has=page.locator("button", has_text="Next ▶")).first
         viewer.scroll_into_view_if_needed()
         readout = viewer.locator(".widget-readout").first
-        before = viewer.locator(".widget-html-content").last.inner_text()
-        assert readout.inner_text().strip() == "0"
+        # textContent, not innerText: JupyterLab may skip rendering cells scrolled out of view
+        page.wait_for_function("e => e.textContent.trim() === '0'", arg=readout.element_handle(), timeout=30_000)
+        before = viewer.locator(".widget-html-content").last.text_content()
         viewer.locator("button", has_text="Next ▶").click()
-        page.wait_for_function("e => e.textContent.trim() === '1'", arg=readout.element_handle(), timeout=10_000)
-        after = viewer.locator(".widget-html-content").last.inner_text()
+        page.wait_for_function("e => e.textContent.trim() === '1'", arg=readout.element_handle(), timeout=30_000)
+        after = viewer.locator(".widget-html-content").last.text_content()
         assert "Observation 1:" in after and after != before
         viewer.screenshot(path=str(ARTIFACTS / "notebook08_trace_viewer.png"))
         browser.close()
