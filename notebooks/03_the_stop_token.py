@@ -71,24 +71,13 @@ print("answer:", repr(trace.answer), "| calls:", trace.n_calls, "| bad calls:", 
 # with the stop `"\n"`, so that the model writes the action alone. Here you play the model to see the exact prompts.
 
 # %%
-class Recorder:
-    """A model wrapper that keeps every request it passes on."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.requests = inner, inner.name, []
-
-    def complete(self, prompt, **kw):
-        self.requests.append((prompt[-60:], kw["stop"]))
-        return self.inner.complete(prompt, **kw)
-
-
-me = Recorder(llm.from_spec("script:", completions=[
+me = llm.Recorder(llm.from_spec("script:", completions=[
     " I need to find the program the Apple Remote was made for.", " Search[Apple Remote]",
     " It was made for Front Row.\nAction 2: Finish[Front Row]"]))
 agent = Agent(APPLE, llm=me, wiki=wiki, prefix="")
 t = agent.run()
 # NBVAL_CHECK_OUTPUT
-me.requests[:2], (t.n_calls, t.n_badcalls)
+[(p[-60:], kw["stop"]) for p, kw in me.requests[:2]], (t.n_calls, t.n_badcalls)
 
 # %% [markdown]
 # ## Format adherence, step by step

@@ -74,18 +74,7 @@ HTML(editor.compare("original", "edit 1: step 2"))
 # up to your thought, followed by `Action 2:`, with the stop `"\n"`: it writes one action and nothing else.
 
 # %%
-class Recorder:
-    """A model wrapper that keeps the end of every prompt it passes on."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.prompts = inner, inner.name, []
-
-    def complete(self, prompt, **kw):
-        self.prompts.append((prompt[-90:], kw["stop"]))
-        return self.inner.complete(prompt, **kw)
-
-
-me = Recorder(llm.from_spec("script:", completions=[
+me = llm.Recorder(llm.from_spec("script:", completions=[
     " I need to search Apple Remote.\nAction 1: Search[Apple Remote]",
     " It was made for Front Row, so the answer is Front Row.\nAction 2: Finish[Front Row]",
     " Search[Front Row (software)]",
@@ -96,7 +85,7 @@ first = scripted.run()
 scripted.edit(2, "Front Row is the program. I need to search Front Row (software).")
 second = scripted.run()
 # NBVAL_CHECK_OUTPUT
-me.prompts[2], (first.answer, second.answer), [s.author for s in second.steps]
+(me.requests[2][0][-90:], me.requests[2][1]["stop"]), (first.answer, second.answer), [s.author for s in second.steps]
 
 # %% [markdown]
 # ## Save and load branches

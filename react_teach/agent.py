@@ -55,14 +55,14 @@ class Agent:
         if method not in ("react", "act"):
             raise ValueError(f"Agent steps react or act, not {method!r}")
         self.llm = llm if llm is not None else llm_mod.default()
-        self.env = env if env is not None else WikiEnv(wiki if wiki is not None else wiki_mod.LocalWiki.course())
+        self.env = env if env is not None else WikiEnv(wiki if wiki is not None else wiki_mod.LocalWiki.course(),
+                                                      gold=gold)  # with a gold answer, finish reports the reward
         self.method, self.task, self.use_stop, self.max_tokens = method, task, use_stop, max_tokens
         self.max_steps = max_steps or MAX_STEPS.get(task, 7)
         self.prefix = ablate.prompt(method, task) if prefix is None else prefix
         self.trajectory = Trajectory(question, method=method, task=task)
         self.pending: Step | None = None  # thought and action written, observation not yet
         self.done = False
-        self.gold = gold
 
     # -- what the model sees
     def transcript(self) -> str:

@@ -288,6 +288,23 @@ class ScriptLLM:
         return out
 
 
+class Recorder:
+    """Wraps a backend and keeps every request, to read exactly which prompt and stop the model was given.
+
+    >>> rec = Recorder(ScriptLLM(["Search[X]"]))
+    >>> _ = rec.complete("Action 1:", stop=["\\n"])
+    >>> rec.requests
+    [('Action 1:', {'stop': ['\\n']})]
+    """
+
+    def __init__(self, inner: LLM):
+        self.inner, self.name, self.requests = inner, inner.name, []
+
+    def complete(self, prompt, **kw):
+        self.requests.append((prompt, kw))
+        return self.inner.complete(prompt, **kw)
+
+
 def request_key(name: str, prompt: str, stop, temperature, max_tokens, n) -> str:
     req = json.dumps([name, prompt, list(stop or []), temperature, max_tokens, n], ensure_ascii=False)
     return hashlib.sha256(req.encode()).hexdigest()

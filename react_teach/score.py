@@ -4,8 +4,8 @@
     'saimaa gesture'
     >>> exact_match("the Saimaa gesture", "The Saimaa Gesture")
     True
-    >>> round(f1("1,800 to 7,000 ft", "1,800 to 7,000 feet"), 2)
-    0.67
+    >>> f1("1,800 to 7,000 ft", "1,800 to 7,000 feet")  # 3 of 4 tokens shared each way
+    0.75
     >>> f1("yes", "yes sir")  # a yes/no/noanswer on either side scores only when the two are equal
     0.0
 """

@@ -10,8 +10,8 @@ sentence at a time. Whatever the tool does not do, the model's reasoning has to.
     ('Hamlet is a tragedy. William Shakespeare wrote it. It is set in Denmark..', False)
     >>> env.step("lookup[denmark]")
     ('(Result 1 / 1) It is set in Denmark..', False)
-    >>> env.step("search[Macbeth]")
-    ("Could not find Macbeth. Similar: ['Hamlet'].", False)
+    >>> env.step("search[Hamlet play]")
+    ("Could not find Hamlet play. Similar: ['Hamlet'].", False)
 
 The doubled period is faithful: the official code splits the page on ". " and puts a period back on every piece,
 so the last sentence of a paragraph keeps its own period and gains another.
@@ -33,6 +33,7 @@ from typing import Iterable, Protocol
 from .llm import cache_dir
 
 SCHEMA = 2  # bump when the database layout changes: cached indexes are rebuilt
+_COURSE: dict = {}  # open course indexes, keyed by cache folder and corpus file stamps
 
 
 @dataclass
@@ -245,9 +246,18 @@ class LocalWiki:
 
     @classmethod
     def course(cls) -> "LocalWiki":
-        """The course encyclopedia in data/corpus/, indexed once into the user cache."""
+        """The course encyclopedia in data/corpus/, indexed once into the user cache.
+
+        Every `Agent` made without a wiki asks for it: the open index is kept while the files are unchanged, so
+        the corpus is not read and hashed again for each question.
+        """
         from .data import data_dir
-        return cls.from_jsonl((data_dir() / "corpus").glob("*.jsonl"))
+
+        paths = sorted((data_dir() / "corpus").glob("*.jsonl"))
+        key = (str(cache_dir()), *((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in paths))
+        if key not in _COURSE:
+            _COURSE[key] = cls.from_jsonl(paths)
+        return _COURSE[key]
 
 
 def article_text(a: dict) -> str:

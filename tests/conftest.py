@@ -66,17 +66,6 @@ def llama_server(tmp_path_factory):
     proc.wait(timeout=20)
 
 
-class Recorder:
-    """Wraps a backend and keeps every request, so tests can check the exact prompts and stops."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.requests = inner, inner.name, []
-
-    def complete(self, prompt, **kw):
-        self.requests.append((prompt, kw))
-        return self.inner.complete(prompt, **kw)
-
-
 def send_json(handler, obj, code: int = 200) -> None:
     """Answer an http.server request with a JSON body (the fake servers on loopback share this)."""
     import json

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import Recorder
+from react_teach.llm import Recorder
 
 from react_teach import ablate
 from react_teach.agent import Agent, cot_sc, solve
@@ -199,3 +199,14 @@ def test_chat_recipe_against_a_loopback_server(llama_server, wiki):
     assert 1 <= len(t.steps) <= 2 and t.usage.prompt_tokens > 1000
     for s in t.steps:  # whatever the chat model wrote, the environment wrote every observation
         assert "\nObservation" not in (s.thought or "") + (s.action or "")
+
+
+def test_a_gold_answer_makes_finish_report_the_reward_like_the_official_env(wiki):
+    t = Agent("Q?", llm=ScriptLLM([" so\nAction 1: Finish[The Louvre]"]), wiki=wiki, prefix="", gold="louvre").run()
+    assert t.steps[0].observation == "Episode finished, reward = 1"
+    t = Agent("Q?", llm=ScriptLLM([" so\nAction 1: Finish[Prado]"]), wiki=wiki, prefix="").run()
+    assert t.steps[0].observation == "Episode finished."
+
+
+def test_the_course_index_is_opened_once_while_the_corpus_is_unchanged():
+    assert LocalWiki.course() is LocalWiki.course()

@@ -5,7 +5,7 @@ import doctest
 import json
 
 import pytest
-from conftest import Recorder
+from react_teach.llm import Recorder
 from hypothesis import assume, given, settings, strategies as st
 
 from react_teach import household

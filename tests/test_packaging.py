@@ -81,3 +81,22 @@ def test_no_machine_paths_or_shared_data_in_the_product():
         text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
         for bad in ("../shared", "shared/real", "/work/", "/root/", "/tmp/"):
             assert bad not in text, f"{name} mentions {bad}"
+
+
+def test_every_worked_example_in_the_docstrings_runs():
+    """The module docstrings teach by example; an example that no longer runs would teach the wrong thing."""
+    import doctest
+    import importlib
+    import pkgutil
+
+    import react_teach
+
+    failed = {}
+    for info in pkgutil.iter_modules(react_teach.__path__):
+        if info.name == "__main__":
+            continue
+        module = importlib.import_module(f"react_teach.{info.name}")
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        if result.failed:
+            failed[info.name] = result.failed
+    assert not failed, failed
