@@ -59,7 +59,7 @@ class Agent:
                                                       gold=gold)  # with a gold answer, finish reports the reward
         self.method, self.task, self.use_stop, self.max_tokens = method, task, use_stop, max_tokens
         self.max_steps = max_steps or MAX_STEPS.get(task, 7)
-        self.prefix = ablate.prompt(method, task) if prefix is None else prefix
+        self.prefix = prompt_prefix(self.llm, method, task) if prefix is None else prefix
         self.trajectory = Trajectory(question, method=method, task=task)
         self.pending: Step | None = None  # thought and action written, observation not yet
         self.done = False
@@ -170,6 +170,11 @@ class Agent:
         return self.observe()
 
 
+def prompt_prefix(llm: LLM, method: str, task: str) -> str:
+    """The few-shot exemplars, or nothing for a fine-tuned model: it learned the format, as in the paper's 3.3."""
+    return "" if getattr(llm, "zero_shot", False) else ablate.prompt(method, task)
+
+
 def _answer_from(text: str) -> str | None:
     """The answer of a CoT or Standard completion: the `Answer:` line, else "the answer is X"."""
     m = re.search(r"Answer:\s*(.+)", text)
@@ -184,7 +189,7 @@ def _one_call(method: str, question: str, llm: LLM, task: str, temperature: floa
     """Standard and CoT: one completion per sample, the answer read off the text."""
     header = ("Claim: " if task == "fever" else "Question: ") + question + "\n"
     cue = "Thought:" if method == "cot" else "Answer:"
-    prefix = ablate.prompt(method, task) if prefix is None else prefix
+    prefix = prompt_prefix(llm, method, task) if prefix is None else prefix
     started = time.perf_counter()
     stop = ["\nQuestion:", "\nClaim:"] if method == "cot" else ["\n"]
     outs = llm.complete(prefix + header + cue, stop=stop, temperature=temperature,

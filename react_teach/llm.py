@@ -116,22 +116,28 @@ class LocalLLM:
     """
 
     def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192, n_threads: int | None = None,
-                 seed: int = 0):
+                 seed: int = 0, lora: str | Path | None = None, name: str | None = None):
         path = Path(path) if path else bundled_path()
         if not path.exists():
             raise LLMError(f"no model file at {path}")
+        # A fine-tuned adapter has learned its format: the agent prompts it zero-shot, with no exemplars
+        self.lora, self.zero_shot = (Path(lora) if lora else None), lora is not None
         try:
             from llama_cpp import Llama
         except ImportError as e:
             raise LLMError("the local backend needs llama-cpp-python (pip install llama-cpp-python)") from e
         self.path, self.seed = path, seed
-        self.name = f"local:{path.name}"
+        self.name = name or f"local:{path.name}"
+        if self.lora:  # the adapter's hash in the name: a retrained adapter never reads the old one's cached answers
+            from .adapters import file_hash
+            self.name += f"@{file_hash(self.lora)[:12]}"
         started = time.perf_counter()
         try:
             self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
-                               seed=seed, verbose=False)
+                               seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None)
         except Exception as e:  # llama.cpp says only "Failed to load model from file"
-            raise LLMError(f"llama.cpp could not load {path.name}: {e}") from e
+            what = f"the adapter {self.lora.name} on {path.name}" if self.lora else path.name
+            raise LLMError(f"llama.cpp could not load {what}: {e}") from e
         self.load_seconds = time.perf_counter() - started
         import atexit
         atexit.register(self.model.close)  # free llama.cpp's memory before the interpreter tears down its modules
@@ -417,11 +423,10 @@ def from_spec(spec: str, *, cache: bool = True, completions: Sequence[str] = ())
     """
     kind, _, rest = spec.partition(":")
     if kind == "local":
-        target = rest or DEFAULT_LOCAL
-        path = Path(target) if target.endswith(".gguf") else bundled_path(target)
-        key = str(path.resolve()) if path.exists() else str(path)
+        path, lora = _local_target(rest or DEFAULT_LOCAL)
+        key = f"{path.resolve() if path.exists() else path}+{lora}"
         if key not in _LOCAL:
-            _LOCAL[key] = LocalLLM(path)
+            _LOCAL[key] = LocalLLM(path, lora=lora, name=spec)
         llm: LLM = _LOCAL[key]
     elif kind == "openai" and rest:
         llm = OpenAILLM(rest)
@@ -441,6 +446,25 @@ def from_spec(spec: str, *, cache: bool = True, completions: Sequence[str] = ())
         raise LLMError(f"unknown model spec {spec!r}: use local, local:PATH.gguf, openai:MODEL, "
                        "openai-compatible:BASE_URL#MODEL, script:FILE, replay:FILE or record:FILE::SPEC")
     return CachedLLM(llm) if cache else llm
+
+
+def _local_target(target: str) -> tuple[Path, Path | None]:
+    """``NAME``, ``PATH.gguf``, ``ft-react`` (a shipped adapter on the bundled base) or ``BASE+ADAPTER.gguf``."""
+    from . import adapters
+
+    def base_of(name: str) -> Path:
+        return Path(name) if name.endswith(".gguf") else bundled_path(name)
+
+    try:
+        if target in adapters.SHIPPED:
+            return bundled_path(), adapters.shipped(target, bundled_path())
+        if "+" in target:
+            base, _, adapter = target.rpartition("+")
+            adapters.check_file(Path(adapter))
+            return base_of(base or DEFAULT_LOCAL), Path(adapter)
+    except adapters.AdapterError as e:
+        raise LLMError(str(e)) from e
+    return base_of(target), None
 
 
 def default(*, cache: bool = True) -> LLM:
