@@ -16,16 +16,23 @@ from __future__ import annotations
 import random
 
 GOODS = ["fish", "wool", "salt", "cheese", "timber", "flower", "horse", "pottery"]
-PERSON_FILLER = ["{P} rarely gives interviews.", "{P} keeps a large garden.", "{P} spent several years abroad.",
-                 "{P} has two brothers.", "{P} often walks by the sea.", "{P} collects old maps.",
-                 "{P} speaks three languages.", "{P} once worked as a clerk.", "{P} enjoys long train journeys."]
-TOWN_FILLER = ["About {n} people live there.", "{T} is known for its {g} market.", "Its old harbour is now a park.",
-               "The main square has a stone clock.", "Most houses there have red roofs."]
-ORG_FILLER = ["It employs about {n} people.", "Its logo is a {a}.", "It has a small shop on the main square.",
-              "It moved to larger offices in {y}."]
-WORK_FILLER = {"novel": ["It runs to {n} pages.", "Critics praised its short chapters."],
-               "film": ["It runs for {n} minutes.", "Critics praised its long final scene."],
-               "album": ["It has {k} songs.", "Critics praised its quiet opening song."]}
+PERSON_FILLER = ["{P} rarely gives interviews and prefers to work alone.",
+                 "{P} keeps a large garden behind an old stone house.",
+                 "{P} spent several years abroad as a young adult.", "{P} has two brothers and a younger sister.",
+                 "{P} often walks by the sea in the early morning.", "{P} collects old maps and wooden boxes.",
+                 "{P} speaks three languages and reads two more.", "{P} once worked as a clerk in a small shop.",
+                 "{P} enjoys long train journeys across the country."]
+TOWN_FILLER = ["About {n} people live there today.", "{T} is known for its weekly {g} market.",
+               "Its old harbour is now a park with tall trees.", "The main square has a stone clock and a fountain.",
+               "Most houses there have red roofs and white walls."]
+ORG_FILLER = ["It employs about {n} people in two buildings.", "Its logo is a {a} drawn in black ink.",
+              "It has a small shop on the main square of the town.", "It moved to larger offices in {y}."]
+WORK_FILLER = {"novel": ["It runs to {n} pages in its first edition.", "Critics praised its short chapters and plain "
+                         "style.", "It has been translated into {k} languages."],
+               "film": ["It runs for {n} minutes and is shot in colour.", "Critics praised its long final scene.",
+                        "It was filmed in {k} weeks on a small budget."],
+               "album": ["It has {k} songs and lasts about forty minutes.", "Critics praised its quiet opening song.",
+                         "It was made in {k} weeks with a small band."]}
 ANIMALS = ["fox", "heron", "owl", "stag", "hare", "swan", "wolf", "otter"]
 
 
@@ -54,38 +61,38 @@ def _facts(e: dict, r: random.Random) -> list[tuple[str, str]]:
     if e["type"] == "person":
         kid = "daughter" if e["she"] else "son"
         out = [("occupation", f"{t} is a {e['adj']} {e['occupation']}."),
-               ("birthplace", r.choice([f"{pro} was born in {e['birthplace']} in {e['born']}.",
+               ("birthplace", r.choice([f"{pro} was born in {e['birthplace']} in {e['born']} and grew up there.",
                                         f"{pro} was born in {e['born']} in the town of {e['birthplace']}."]))]
         if e["spouse"]:
-            out.append(("spouse", r.choice([f"{pro} is married to {e['spouse']}.",
+            out.append(("spouse", r.choice([f"{pro} has been married to {e['spouse']} for many years.",
                                             f"{pro} married {e['spouse']} in {e['born'] + r.randint(20, 35)}."])))
         if e["parent"]:
-            out.append(("parent", f"{pro} is the {kid} of {e['parent']}."))
+            out.append(("parent", f"{pro} is the {kid} of {e['parent']}, who still lives nearby."))
         verb = {"novel": "wrote the novel", "film": "directed the film", "album": "recorded the album"}
         out += [("work", f"{pro} {verb[kind]} {name}.") for kind, name in e.get("works", [])[:1]]
         return out
     if e["type"] == "town":
-        return [("country", r.choice([f"{t} is a town in {e['country']}.",
+        return [("country", r.choice([f"{t} is a town in the country of {e['country']}.",
                                       f"{t} is a small town in the north of {e['country']}."])),
-                ("founded", r.choice([f"It was founded in {e['founded']}.",
+                ("founded", r.choice([f"It was founded in {e['founded']} by a group of farmers.",
                                       f"The town was founded in {e['founded']}."])),
-                ("river", r.choice([f"It lies on the {e['river']} river.",
+                ("river", r.choice([f"It lies on the banks of the {e['river']} river.",
                                     f"The {e['river']} river runs through it."]))]
     if e["type"] == "country":
         return [("capital", f"{t} is a small country whose capital is {e['capital']}.")]
     if e["type"] == "org":
-        return [("seat", f"{t} is a {e['kind']} based in {e['seat']}."),
-                ("founded", f"It was founded in {e['founded']}."),
-                ("founder", r.choice([f"Its founder was {e['founder']}.", f"{e['founder']} is its founder."]))]
+        return [("seat", f"{t} is a {e['kind']} based in the town of {e['seat']}."),
+                ("founded", f"It was founded in {e['founded']} in a single small room."),
+                ("founder", r.choice([f"Its founder was {e['founder']}, who ran it for years.", f"{e['founder']} is its founder."]))]
     k, n = e["kind"], e["name"]
-    return [("creator", {"novel": f"{n} is a novel by {e['creator']}.",
+    return [("creator", {"novel": f"{n} is a novel written by {e['creator']}.",
                          "film": f"{n} is a film directed by {e['creator']}.",
                          "album": f"{n} is an album by the singer {e['creator']}."}[k]),
-            ("year", {"novel": f"It was first published in {e['year']}.", "film": f"It came out in {e['year']}.",
-                      "album": f"It was released in {e['year']}."}[k]),
+            ("year", {"novel": f"It was first published in {e['year']} to good reviews.", "film": f"It came out in {e['year']} in a few cinemas.",
+                      "album": f"It was released in {e['year']} on a long-playing record."}[k]),
             ("org", {"novel": f"Its publisher is {e['org']}.", "film": f"It was made by the studio {e['org']}.",
                      "album": f"It appeared on the label {e['org']}."}[k]),
-            ("place", {"novel": f"The story is set in {e['place']}.", "film": f"It is set in {e['place']}.",
+            ("place", {"novel": f"The story is set in the town of {e['place']}.", "film": f"It is set in the town of {e['place']}.",
                        "album": f"It was recorded in {e['place']}."}[k])]
 
 
@@ -99,7 +106,8 @@ def _fillers(e: dict, r: random.Random) -> list[str]:
     elif e["type"] == "work":
         pool = [s.format(n=r.randint(90, 600), k=r.randint(6, 16)) for s in WORK_FILLER[e["kind"]]]
     else:
-        pool = [f"Its flag is {r.choice(['red', 'blue', 'green'])} and white.", "Its people mostly farm."]
+        pool = [f"Its flag is {r.choice(['red', 'blue', 'green'])} and white.", "It has a short coastline in the west.",
+                "Its people mostly farm the wide lowlands.", "Its largest festival is held each spring."]
     r.shuffle(pool)
     return pool
 
