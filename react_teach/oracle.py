@@ -97,8 +97,7 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
         return f"{last}. {e['founded']} is {word} {check[1]}, so the answer is {ans}."
     if kind == "claim":
         if ans == "NOT ENOUGH INFO":
-            return f"The page says nothing about {plan['nei_kw']}, so there is not enough information. " \
-                   f"So the answer is {ans}."
+            return f"Nothing on the page mentions {plan['nei_kw']}, so the answer is {ans}."
         return f"{last}. " + ("This agrees with the claim" if ans == "SUPPORTS" else "This contradicts the claim") + \
             f", so the answer is {ans}."
     return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
@@ -140,11 +139,11 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
                                         f"There are several pages called {s}; I need to search {title}."])
                 else:
                     thought = r.choice([f"I could not find {s}, so I need to search {title} from the similar titles.",
-                                        f"There is no page {s}. I need to search {title}, the similar title."])
+                                        f"There is no page {s}, so I need to search {title}, the closest similar title."])
                 obs = act(thought, f"Search[{title}]")
             here = title
         if rel is None:  # a claim the page cannot settle: look for its keyword and find nothing
-            obs = act(f"The first sentences do not say it. I need to look up {plan['nei_kw']}.",
+            obs = act(f"The first sentences do not mention it, so I need to look up {plan['nei_kw']}.",
                       f"Lookup[{plan['nei_kw']}]")
             if obs != "No more results.":
                 raise RuntimeError(f"{qid}: {plan['nei_kw']!r} is on the page {title}")
@@ -152,12 +151,12 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         target = e["text"][e["idx"][sentence_rel(rel)]].rstrip(".")
         if e["idx"][sentence_rel(rel)] >= 5:
             kw = keyword(e, sentence_rel(rel))
-            obs = act(r.choice([f"The first sentences do not say {goal(e, rel, e.get('name', title))}. "
-                                f"I need to look up {kw}.",
-                                f"It does not say {goal(e, rel, e.get('name', title))} yet, so I need to look up {kw}."]),
+            obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
+                                f"so I need to look up {kw}.",
+                                f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up {kw}."]),
                       f"Lookup[{kw}]")
             while target not in obs and obs.startswith("(Result"):
-                obs = act(f"That is a different sentence. I need to look up {kw} again.", f"Lookup[{kw}]")
+                obs = act(f"That is a different sentence, so I need to look up {kw} again.", f"Lookup[{kw}]")
         if target not in obs:
             raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
         facts.append(fact(e, rel, value(e, rel)))

@@ -27,8 +27,9 @@ from .articles import LATE, article, disambiguation_pages
 from .names import Namer, corpus_words
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
-TRAIN_SEEDS, TRAIN_SIZE = tuple(range(1, 11)), 250  # 2,500 training questions
-HELDOUT_SEED, HELDOUT_SIZE = 1000, 200  # never used for training
+SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
+TRAIN_SEEDS = tuple(range(1, 13))  # 12 worlds of SIZE questions: 2,400 training questions
+HELDOUT_SEED = 1000  # one world of SIZE questions, never used for training
 
 OCCUPATIONS = {"novelist": "novelists", "poet": "poets", "film director": "film directors", "singer": "singers",
                "painter": "painters", "architect": "architects", "chemist": "chemists", "historian": "historians",
@@ -145,6 +146,49 @@ def _entities(w: World, r: random.Random, names: Namer) -> None:
         late = LATE.get(e["type"], ())
         e["late"] = r.choice(late) if late and r.random() < 0.3 else None
 
+
+
+def parse_seed(text: str) -> int:
+    """A seed given on the command line or in a wiki spec: a whole number >= 0."""
+    if not str(text).isdigit():
+        raise ValueError(f"seed must be a whole number >= 0, not {text!r}")
+    return int(text)
+
+
+def build(seed: int, size: int, out) -> dict:
+    """Write a world to the new folder `out`: corpus, questions, claims and oracle trajectories with their Act,
+    CoT and Standard versions (lines deleted by `ablate`). Atomic: the folder appears complete or not at all."""
+    import json
+    import os
+    import shutil
+    from pathlib import Path
+
+    from .ablate import DERIVE
+
+    out = Path(out)
+    if out.exists():
+        raise ValueError(f"{out} already exists; give a new folder")
+    w = generate(seed, size)
+    wk = wiki(w)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        rows = []
+        for q in w.questions + w.claims:
+            t = oracle(w, q, wk)
+            text = t.render()
+            rows.append({"id": q["id"], "task": t.task, "gold": t.answer, "recovery": q.get("recovery", []),
+                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in ("react", "act", "cot", "standard")}})
+        for name, items in (("corpus", w.articles), ("questions", w.questions), ("claims", w.claims),
+                            ("trajectories", rows)):
+            (tmp / f"{name}.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"
+                                                       for x in items), encoding="utf-8")
+        os.rename(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"articles": len(w.articles), "questions": len(w.questions), "claims": len(w.claims),
+            "trajectories": len(rows)}
 
 
 def wiki(w: World):
