@@ -9,7 +9,7 @@ some entities one key fact sits at sentence six or later, after a filler, so tha
     ...      "late": "founded"}
     >>> a = article(e, random.Random(1))
     >>> a["sentences"][e["idx"]["founded"]], e["idx"]["founded"] >= 5, keyword(e, "founded")
-    ('It was founded in 1412.', True, 'founded')
+    ('It was founded in 1412 by a group of farmers.', True, 'founded')
 """
 from __future__ import annotations
 

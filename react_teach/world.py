@@ -143,7 +143,7 @@ def _entities(w: World, r: random.Random, names: Namer) -> None:
     for wk in works:
         w.entities[wk["creator"]].setdefault("works", []).append((wk["kind"], wk["name"]))
     for e in w.entities.values():  # at most one key fact of some entities sits past sentence five
-        late = LATE.get(e["type"], ())
+        late = [rel for rel in LATE.get(e["type"], ()) if e.get(rel)]  # only a fact the entity has
         e["late"] = r.choice(late) if late and r.random() < 0.3 else None
 
 
