@@ -29,7 +29,17 @@ FAMOUS = {"mara", "lena", "anna", "nora", "dora", "tina", "sara", "rome", "troy"
           "sting", "bono", "prince", "drake", "adele", "shakira", "beyonce", "tolkien", "frodo", "gandalf",
           "narnia", "sauron", "vader", "yoda", "luke", "leia", "neo", "trinity", "shrek", "simba", "nemo",
           "dune", "hamlet", "othello", "faust", "tarzan", "zorro", "gotham", "krypton", "sparta", "athena",
-          "apollo", "venus", "pluto", "titan", "atlas", "orion", "luna", "sol", "terra", "nova", "vega"}
+          "apollo", "venus", "pluto", "titan", "atlas", "orion", "luna", "sol", "terra", "nova", "vega",
+          "mimir", "ymir", "nadar", "baldur", "freya", "frigg", "brahma", "vishnu", "shiva", "rama", "sita",
+          "kama", "buddha", "zola", "dali", "goya", "monet", "manet", "rodin", "verdi", "bizet", "ravel", "satie",
+          "degas", "kafka", "gogol", "hugo", "dumas", "sade", "rumi", "lorca", "neruda", "borges", "tagore",
+          "basho", "solon", "nero", "otto", "titus", "cato", "ovid", "hesiod", "pindar", "sappho", "medusa",
+          "hermes", "ares", "eros", "helios", "selene", "tethys", "rhea", "kronos", "dido", "pele", "messi",
+          "kaka", "lara", "tara", "sora", "goku", "zelda", "mario", "luigi", "sonic", "kirby", "pikachu", "elvis",
+          "madonna", "rihanna", "bono", "moby", "tupac", "eminem", "lorde", "sia", "enya", "abba", "toto",
+          "rumba", "samba", "salsa", "tango", "sushi", "pasta", "pizza", "tofu", "sake", "vodka", "tesla",
+          "nokia", "sony", "lego", "ikea", "audi", "fiat", "kia", "mazda", "subaru", "volvo", "toyota", "honda",
+          "nike", "puma", "zara", "prada", "gucci", "rolex", "adidas", "samsung", "kodak", "yahoo", "google"}
 
 
 # No triple letters (they read badly), and no piece of a lookup keyword: `lookup[born]` must reach the birth
