@@ -5,6 +5,7 @@
     python -m react_teach wiki search "High Plains"
     python -m react_teach ablate --prompts data/exemplars/hotpotqa.jsonl --key react --to act
     python -m react_teach label runs/react.jsonl
+    python -m react_teach world build --seed 1 --size 300 --out world1
     python -m react_teach doctor
 
 Bad use (unknown verb, method, spec, missing file) prints one line on stderr and exits with status 2.
@@ -113,6 +114,17 @@ def cmd_label(a) -> int:
     return 0
 
 
+def cmd_world(a) -> int:
+    from . import world
+
+    seed, size = world.parse_seed(a.seed), world.parse_seed(a.size)
+    world.check_seed(seed, size)
+    started = time.perf_counter()
+    counts = world.build(seed, size, a.out)
+    print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
 def cmd_doctor(a) -> int:
     from .doctor import doctor
     return doctor(a.llm)
@@ -127,7 +139,7 @@ def parser() -> argparse.ArgumentParser:
         q.add_argument("--task", default="hotpotqa", choices=("hotpotqa", "fever"))
         q.add_argument("--llm", help="local, local:PATH.gguf, openai:MODEL, openai-compatible:URL#MODEL, "
                                      "script:FILE, replay:FILE (default: $REACT_TEACH_LLM or local)")
-        q.add_argument("--wiki", help="local (default), local:DB, live")
+        q.add_argument("--wiki", help="local (default), local:DB, live, world:SEED[:SIZE]")
         q.add_argument("--max-steps", type=int, help="step limit (default 7 for hotpotqa, 5 for fever)")
         q.add_argument("--samples", type=int, default=21, help="CoT-SC samples (default 21)")
 
@@ -170,6 +182,14 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument("file")
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_label)
+
+    q = sub.add_parser("world", help="build a generated world no model has read")
+    wsub = q.add_subparsers(dest="world_cmd", required=True)
+    b = wsub.add_parser("build")
+    b.add_argument("--seed", required=True, help="a whole number >= 0")
+    b.add_argument("--size", default="200", help="questions in the world (default 200)")
+    b.add_argument("--out", required=True, help="a folder that does not exist yet")
+    q.set_defaults(fn=cmd_world)
 
     q = sub.add_parser("doctor", help="check the install: model, stop sequence, wiki, exemplars")
     q.add_argument("--llm")

@@ -353,10 +353,15 @@ def live_text(content: str) -> str:
 
 
 def from_spec(spec: str = "local") -> Wiki:
-    """``local`` (the course corpus), ``local:DB`` (a database built with `wiki build`), ``live``, ``live:DB``."""
+    """``local`` (the course corpus), ``local:DB`` (a database built with `wiki build`), ``live``, ``live:DB``,
+    ``world:SEED`` or ``world:SEED:SIZE`` (a generated world no model has read, see `react_teach.world`)."""
     kind, _, rest = spec.partition(":")
+    if kind == "world":
+        from . import world
+        seed, _, size = rest.partition(":")
+        return world.wiki(world.generate(world.parse_seed(seed), world.parse_seed(size) if size else world.SIZE))
     if kind == "local":
         return LocalWiki(rest) if rest else LocalWiki.course()
     if kind == "live":
         return LiveWiki(rest or None)
-    raise ValueError(f"unknown wiki spec {spec!r}: use local, local:DB, live or live:DB")
+    raise ValueError(f"unknown wiki spec {spec!r}: use local, local:DB, live, live:DB or world:SEED")

@@ -1,0 +1,69 @@
+"""Figures for generated worlds: build time, articles, questions by type and level, oracle recoveries and lookups.
+
+    python benchmarks/world_stats.py                 # the training seeds together, then the held-out seed
+    python benchmarks/world_stats.py --time-only     # just `world build --seed 1 --size 300`, timed
+
+The build time is measured as a learner meets it: `python -m react_teach world build` in a fresh process, with an
+empty cache, into a new folder. The counts run the oracle on every question and claim through the real WikiEnv
+(a trajectory that does not end with the gold answer stops the script).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from react_teach import world
+
+
+def build_seconds(seed: int = 1, size: int = 300) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, REACT_TEACH_CACHE=str(Path(tmp) / "cache"))
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "react_teach", "world", "build", "--seed", str(seed), "--size",
+                        str(size), "--out", str(Path(tmp) / "out")], check=True, env=env, capture_output=True)
+        return time.perf_counter() - started
+
+
+def stats(seeds, size: int) -> dict:
+    articles, types, levels, kinds, claims = 0, Counter(), Counter(), Counter(), Counter()
+    recover = lookup = n = steps = 0
+    for seed in seeds:
+        w = world.generate(seed, size)
+        wk = world.wiki(w)
+        articles += len(w.articles)
+        for q in w.questions + w.claims:
+            t = world.oracle(w, q, wk)
+            gold = q.get("answer", q.get("label"))
+            assert t.answer == gold, (q["id"], t.answer, gold)
+            if "claim" in q:
+                claims[q["label"]] += 1
+                continue
+            n += 1
+            steps += len(t.steps)
+            types[q["type"]] += 1
+            levels[q["level"]] += 1
+            kinds[q["hops"], q["type"]] += 1
+            obs = [s.observation or "" for s in t.steps]
+            recover += any(o.startswith("Could not find") for o in obs)
+            lookup += any(s.action.startswith("Lookup[") for s in t.steps)
+    return {"worlds": len(seeds), "articles": articles, "questions": n, "claims": dict(claims),
+            "types": dict(types), "levels": dict(levels), "hops x type": {f"{h}-hop {t}": c for (h, t), c in
+                                                                         sorted(kinds.items())},
+            "share with a failed search then a recovery": round(recover / n, 3),
+            "share with a lookup": round(lookup / n, 3), "mean steps": round(steps / n, 2)}
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--time-only", action="store_true")
+    a = p.parse_args()
+    print(f"world build --seed 1 --size 300: {build_seconds():.2f} s (fresh process, empty cache)")
+    if not a.time_only:
+        for name, seeds in (("training seeds", world.TRAIN_SEEDS), ("held-out seed", (world.HELDOUT_SEED,))):
+            started = time.perf_counter()
+            print(f"{name} {list(seeds)} x size {world.SIZE}:", stats(seeds, world.SIZE),
+                  f"({time.perf_counter() - started:.1f} s)")
