@@ -4,7 +4,8 @@
     python3 course.py test     # set up if needed and run every test, notebooks included
 
 Setting up means: a virtual environment in .venv, the package installed into it in editable mode with its test
-extras. llama-cpp-python compiles from source on the first install, which is most of the first run's time; pip keeps
+extras; `test` adds the training extra (torch, CPU build, and gguf), which the fine-tuning notebook and its smoke
+test need and the course itself does not. llama-cpp-python compiles from source on the first install, which is most of the first run's time; pip keeps
 the built wheel, so later set-ups take seconds. Nothing here needs conda or an API key.
 """
 import hashlib
@@ -19,8 +20,8 @@ VENV = HERE / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 
 
-def setup() -> Path:
-    """Create .venv and install the package; skip the install when pyproject.toml has not changed."""
+def setup(extras: str = "test") -> Path:
+    """Create .venv and install the package with `extras`; skip the install when nothing it depends on changed."""
     if sys.version_info < (3, 11):
         sys.exit(f"react_teach needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
     python = BIN / ("python.exe" if os.name == "nt" else "python")
@@ -29,18 +30,21 @@ def setup() -> Path:
         venv.EnvBuilder(with_pip=True).create(VENV)
     stamp = VENV / ".react_teach-installed"
     want = hashlib.sha256((HERE / "pyproject.toml").read_bytes()).hexdigest()
-    if not stamp.exists() or stamp.read_text() != want:
+    done = stamp.read_text().split() if stamp.exists() else []
+    # the stamp lists what is installed: the light course, then the training extra once `test` has run
+    if not done or done[0] != want or extras not in done[1:]:
         print("installing react_teach and its dependencies into .venv (the first time compiles llama.cpp) ...",
               flush=True)
         pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
         subprocess.run(pip + ["--upgrade", "pip"], check=True)
-        subprocess.run(pip + ["-e", f"{HERE}[test]"], check=True)
-        stamp.write_text(want)
+        subprocess.run(pip + ["-e", f"{HERE}[{extras}]"], check=True)
+        kept = done[1:] if done and done[0] == want else []
+        stamp.write_text(" ".join([want, *sorted(set(kept) | {extras})]))
     return python
 
 
 def main(argv: list[str]) -> int:
-    python = setup()
+    python = setup("test,train" if argv[:1] == ["test"] else "test")
     env = dict(os.environ, PYTHONNOUSERSITE="1")
     if argv[:1] == ["test"]:
         return subprocess.call([str(python), "-m", "pytest", *argv[1:]], cwd=HERE, env=env)

@@ -130,6 +130,26 @@ def cmd_doctor(a) -> int:
     return doctor(a.llm)
 
 
+def cmd_finetune(a) -> int:
+    try:
+        from . import finetune
+        from .torch_llama import torch  # noqa: F401  (fails with the install command when the extra is missing)
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    texts = finetune.world_texts(a.method, a.n)
+    out = Path(a.out or f"data/models/ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf")
+    command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
+    prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
+                          batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
+                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds",
+                                "command": command})
+    print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
+          f"{prov['minutes']} min")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m react_teach", description="ReAct, built from the bare loop up.")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
@@ -190,6 +210,22 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--size", default="200", help="questions in the world (default 200)")
     b.add_argument("--out", required=True, help="a folder that does not exist yet")
     q.set_defaults(fn=cmd_world)
+
+    q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
+    q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
+    q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
+    q.add_argument("--loss", default="model", choices=("model", "all"),
+                   help="learn the model's tokens only (default) or the observations too (the paper's choice)")
+    q.add_argument("--rank", type=int, default=8)
+    q.add_argument("--alpha", type=float, default=16.0)
+    q.add_argument("--lr", type=float, default=2e-3)
+    q.add_argument("--epochs", type=int, default=1)
+    q.add_argument("--batch-tokens", type=int, default=4096)
+    q.add_argument("--max-steps", type=int, help="stop after this many steps (smoke tests)")
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
+    q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
+    q.set_defaults(fn=cmd_finetune, argv=None)
 
     q = sub.add_parser("doctor", help="check the install: model, stop sequence, wiki, exemplars")
     q.add_argument("--llm")

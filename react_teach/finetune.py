@@ -210,3 +210,23 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     tmp.write_text(json.dumps(prov, indent=1) + "\n")
     tmp.replace(out.with_suffix(".json"))
     return prov
+
+
+def world_texts(method: str, n: int, seeds=None) -> list[str]:
+    """Training text for `method` from the oracle trajectories of the training worlds (never the held-out one).
+
+    Questions are taken round-robin across the seeds, so that a small `n` still sees every world.
+    """
+    from . import world
+
+    seeds = tuple(seeds or world.TRAIN_SEEDS)
+    if world.HELDOUT_SEED in seeds:
+        raise ValueError(f"seed {world.HELDOUT_SEED} is the held-out world: never train on it")
+    worlds = [world.generate(s, world.SIZE) for s in seeds]
+    wikis = [world.wiki(w) for w in worlds]
+    texts = []
+    for k in range(world.SIZE):
+        for w, wk in zip(worlds, wikis):
+            if len(texts) < n:
+                texts.append(training_text(world.oracle(w, w.questions[k], wk), method))
+    return texts
