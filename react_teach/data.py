@@ -76,34 +76,6 @@ def load_exemplars(task: str = "hotpotqa") -> list[dict]:
     return read_jsonl(data_dir() / "exemplars" / f"{task}.jsonl")
 
 
-def download(url: str, dest: str | Path, sha256: str, *, timeout: float = 60.0) -> Path:
-    """Fetch a file for learners who are online, check its SHA-256, and only then put it in place.
-
-    A wrong hash or a broken transfer leaves nothing at `dest`.
-    """
-    import hashlib
-    import tempfile
-    import urllib.request
-
-    dest = Path(dest)
-    if dest.exists() and hashlib.sha256(dest.read_bytes()).hexdigest() == sha256:
-        return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    h = hashlib.sha256()
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f, urllib.request.urlopen(url, timeout=timeout) as r:
-            while block := r.read(1 << 16):
-                h.update(block)
-                f.write(block)
-        if h.hexdigest() != sha256:
-            raise ValueError(f"{url}: SHA-256 is {h.hexdigest()}, expected {sha256}; nothing was saved")
-        os.replace(tmp, dest)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    return dest
-
-
 def supporting_sentences(questions: list[dict]) -> dict[str, list[str]]:
     """{question: its supporting-fact sentences} from our corpus, for judging CoT answers (which have no
     observations) against the facts they should rest on."""

@@ -138,8 +138,7 @@ def test_openai_compatible_chat_mode(llama_server):
 def test_unreachable_server_is_one_clear_message():
     from tests.conftest import free_port
 
-    m = from_spec(f"openai-compatible:http://127.0.0.1:{free_port()}/v1#m", cache=False)
-    m.client = m.client.with_options(max_retries=0, timeout=2)
+    m = llm.OpenAILLM("m", base_url=f"http://127.0.0.1:{free_port()}/v1", timeout=2, max_retries=0)
     with pytest.raises(LLMError, match=r"cannot reach the server at http://127.0.0.1:\d+/v1; is it running\?"):
         m.complete("hi")
 
