@@ -13,6 +13,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+RESULTS_HEADER = "react_teach_results"  # the key of a results file's first line (see runs.py); readers skip it
+
 
 @dataclass
 class Usage:
