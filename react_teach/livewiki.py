@@ -4,8 +4,8 @@ Each call has one overall deadline, retries included, and no thread is left behi
 (which have no time-out at all) go through `_Bounded`, which gives every request a time-out and reads the body
 against the deadline. Without a network the observation reads "Wikipedia did not answer (offline?)" at once.
 
-    >>> live_text("Intro of two.\\n== History ==\\nIt was long ago, they say.\\nOk")
-    'It was long ago, they say.'
+    >>> live_text("The intro paragraph.\\n== History ==\\nIt was long ago.\\nOk")  # headings and stubs dropped
+    'The intro paragraph.\\nIt was long ago.'
 """
 from __future__ import annotations
 
