@@ -8,21 +8,35 @@
     python -m react_teach world build --seed 1 --size 300 --out world1
     python -m react_teach doctor
 
-Bad use (unknown verb, method, spec, missing file) prints one line on stderr and exits with status 2.
+Bad use (unknown verb, method, spec, missing or malformed file, a number out of range) prints one line on stderr
+and exits with status 2; nothing is written before the input has been checked.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
+# Only what every verb needs is imported here: `--help` and bad use answer at once, without loading llama.cpp.
 from .agent import METHODS
+from .common import one_line
+from .protocol import LLMError
+
+NO_WIKI = ("standard", "cot", "cot-sc")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal escapes from an input file are shown, not obeyed
 
 
 class UsageError(Exception):
     """Bad use of the command line: exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, like every other refusal (argparse would print the usage first)
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _llm(spec: str | None):
@@ -30,22 +44,32 @@ def _llm(spec: str | None):
     return llm.from_spec(spec) if spec else llm.default()
 
 
-def _wiki(spec: str | None):
+def _wiki(spec: str | None, method: str):
     from . import wiki
-    return wiki.from_spec(spec or "local")
+    return None if method in NO_WIKI else wiki.from_spec(spec or "local")
+
+
+def _positive(a, *names) -> None:
+    for name in names:
+        value = getattr(a, name, None)
+        if value is not None and value < 1:
+            raise UsageError(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
 
 
 def cmd_ask(a) -> int:
     from .agent import solve
-    from .runs import result_line
 
-    t = solve(a.method, a.question, llm=_llm(a.llm), wiki=_wiki(a.wiki) if a.method not in
-              ("standard", "cot", "cot-sc") else None, task=a.task, max_steps=a.max_steps, n=a.samples)
+    _positive(a, "max_steps", "samples")
+    t = solve(a.method, one_line(a.question), llm=_llm(a.llm), wiki=_wiki(a.wiki, a.method), task=a.task,
+              max_steps=a.max_steps, n=a.samples)
     if a.json:
-        d = result_line(t, {"id": "ask"}, a.task)
-        for k in ("id", "gold", "em", "f1", "correct", "level"):
-            d.pop(k, None)
-        print(json.dumps(d, ensure_ascii=False))
+        u = t.usage
+        print(json.dumps({"question": t.question, "method": t.method,
+                          "steps": [{"thought": s.thought, "action": s.action, "observation": s.observation}
+                                    for s in t.steps], "answer": t.answer, "n_calls": t.n_calls,
+                          "n_badcalls": t.n_badcalls, "usage": {"prompt_tokens": u.prompt_tokens,
+                          "cached_tokens": u.cached_tokens, "completion_tokens": u.completion_tokens},
+                          "seconds": round(t.seconds, 3)}, ensure_ascii=False))
     else:
         print(t.render(), end="")
         print(f"Answer: {t.answer}")
@@ -53,20 +77,27 @@ def cmd_ask(a) -> int:
 
 
 def cmd_run(a) -> int:
-    from .data import load_questions, read_questions
-    from .runs import run
+    from .data import COURSE_SETS, data_dir, read_questions
+    from .runs import questions_sha256, run
     from .score import summarize, summary_line
 
-    questions = read_questions(a.questions) if a.questions else load_questions(a.task)
-    if a.n:
-        questions = questions[: a.n]
-    rows = run(a.method, questions, a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
-               wiki=_wiki(a.wiki) if a.method not in ("standard", "cot", "cot-sc") else None,
-               concurrency=a.concurrency, n_samples=a.samples)
+    _positive(a, "max_steps", "samples", "n", "concurrency")
+    path = Path(a.questions) if a.questions else data_dir() / COURSE_SETS[a.task]
+    questions = read_questions(path)
+    need, other = ("claim", "question") if a.task == "fever" else ("question", "claim")
+    if any(need not in q for q in questions):
+        raise UsageError(f"{path.name} holds {other}s, not {need}s: use --task "
+                         f"{'hotpotqa' if a.task == 'fever' else 'fever'}")
+    rows = run(a.method, questions[: a.n], a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
+               wiki=_wiki(a.wiki, a.method), concurrency=a.concurrency, n_samples=a.samples,
+               questions_sha=questions_sha256(path), force_resume=a.force_resume)
+    failed = [r for r in rows if "error" in r]
+    for r in failed:
+        print(f"question {r['id']} failed: {r['error']}", file=sys.stderr)
     s = summarize(rows)[a.method]
     print(f"calls={s['calls']} badcalls={s['badcalls']} prompt_tokens={s['prompt_tokens']} "
           f"cached_tokens={s['cached_tokens']} completion_tokens={s['completion_tokens']} seconds={s['seconds']}")
-    print(summary_line(a.method, s))
+    print(summary_line(a.method, s) + (f" failed={len(failed)}" if failed else ""))
     return 0
 
 
@@ -75,11 +106,14 @@ def cmd_wiki(a) -> int:
     from .wiki import LocalWiki, WikiEnv
 
     if a.wiki_cmd == "build":
+        source = a.from_hotpotqa or a.from_jsonl
         if bool(a.from_hotpotqa) == bool(a.from_jsonl):
             raise UsageError("wiki build needs exactly one of --from-hotpotqa FILE or --from-jsonl FILE")
+        if Path(a.out).resolve() == Path(source).resolve():
+            raise UsageError(f"--out {a.out} is the input file: the build would destroy it")
         started = time.perf_counter()
         if a.from_hotpotqa:
-            w = LocalWiki.build(hotpotqa_articles(a.from_hotpotqa), a.out)
+            w = LocalWiki.build(hotpotqa_articles(a.from_hotpotqa), a.out, source=f"{a.from_hotpotqa}: article")
         else:
             w = LocalWiki.from_jsonl([a.from_jsonl], a.out)
         print(f"{len(w.titles())} pages -> {a.out} in {time.perf_counter() - started:.2f} s")
@@ -92,14 +126,38 @@ def cmd_wiki(a) -> int:
     return 0
 
 
-def cmd_ablate(a) -> int:
-    from .ablate import DERIVE, load_prompt_file
+def prompt_text(path: str, key: str) -> str:
+    """The paper's prompt JSON (an object of prompt strings) or our exemplar JSONL (one or more trajectories)."""
+    from .ablate import exemplar_text
 
+    text = Path(path).read_text(encoding="utf-8")
     try:
-        text = load_prompt_file(a.prompts, a.key)
-    except KeyError as e:
-        raise UsageError(e.args[0]) from None
-    print(DERIVE[a.to](text), end="")
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict) and "steps" not in whole:  # the paper's file: {key: prompt text}
+        if not isinstance(whole.get(key), str):
+            found = "no key" if key not in whole else "no prompt string under the key"
+            raise UsageError(f"{Path(path).name} has {found} {key!r}; its keys: {sorted(whole)[:10]}")
+        return whole[key]
+    if isinstance(whole, list):
+        raise UsageError(f"{Path(path).name} is a JSON array: give the paper's prompt JSON or an exemplar JSONL")
+    exemplars = []
+    for k, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                e = json.loads(line)
+                exemplar_text([e])
+            except (ValueError, TypeError, KeyError, AttributeError):
+                raise UsageError(f"{path}:{k}: not an exemplar trajectory (question and steps)") from None
+            exemplars.append(e)
+    return exemplar_text(exemplars)
+
+
+def cmd_ablate(a) -> int:
+    from .ablate import DERIVE
+
+    print(DERIVE[a.to](prompt_text(a.prompts, a.key)), end="")
     return 0
 
 
@@ -108,9 +166,9 @@ def cmd_label(a) -> int:
 
     for row in label_file(a.file):
         if a.json:
-            print(json.dumps(row, ensure_ascii=False))
+            print(json.dumps(row, ensure_ascii=True))
         else:
-            print(f"{row['index']}\t{row['category']}\t{'; '.join(row['evidence'])}")
+            print(CONTROL.sub("?", f"{row['index']}\t{row['category']}\t{'; '.join(row['evidence'])}"))
     return 0
 
 
@@ -151,8 +209,8 @@ def cmd_finetune(a) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m react_teach", description="ReAct, built from the bare loop up.")
-    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    p = Parser(prog="python -m react_teach", description="ReAct, built from the bare loop up.")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=Parser)
 
     def common(q):
         q.add_argument("--method", default="react", choices=METHODS)
@@ -175,10 +233,12 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument("--n", type=int, help="first N questions")
     q.add_argument("--concurrency", type=int, default=1, help="questions in parallel (remote servers)")
     q.add_argument("--out", required=True)
+    q.add_argument("--force-resume", action="store_true",
+                   help="continue an --out file made with another model, wiki, question file or version")
     q.set_defaults(fn=cmd_run)
 
     q = sub.add_parser("wiki", help="build or query a local wiki")
-    wsub = q.add_subparsers(dest="wiki_cmd", required=True)
+    wsub = q.add_subparsers(dest="wiki_cmd", required=True, parser_class=Parser)
     b = wsub.add_parser("build")
     b.add_argument("--from-hotpotqa")
     b.add_argument("--from-jsonl")
@@ -234,18 +294,22 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .llm import LLMError
-
     p = parser()
     a = p.parse_args(argv)
     for name in ("questions", "prompts", "file", "db", "from_hotpotqa", "from_jsonl"):
         path = getattr(a, name, None)
         if path and not Path(path).exists():
             p.exit(2, f"{p.prog}: error: no such file: {path}\n")
+        if path and Path(path).is_dir():
+            p.exit(2, f"{p.prog}: error: {path} is a folder, not a file\n")
     try:
         return a.fn(a)
-    except (UsageError, LLMError, ValueError) as e:
-        p.exit(2, f"{p.prog}: error: {e}\n")
+    except (UsageError, LLMError, ValueError) as e:  # ValueError: malformed input files, refused run files
+        p.exit(2, f"{p.prog}: error: {one_line(str(e))}\n")
+    except OSError as e:  # a folder given as a file, no permission, a full disk: where and why, in one line
+        p.exit(2, f"{p.prog}: error: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}\n")
+    except sqlite3.DatabaseError as e:  # our own storage failed: never an observation, never a traceback
+        p.exit(2, f"{p.prog}: error: the wiki database failed: {e}\n")
     except KeyboardInterrupt:
         return 130
 

@@ -13,6 +13,8 @@ import json
 import os
 from pathlib import Path
 
+from .common import RESULTS_HEADER, one_line
+
 
 def data_dir() -> Path:
     """data/ beside the package (the course installs in editable mode), or $REACT_TEACH_DATA."""
@@ -20,7 +22,17 @@ def data_dir() -> Path:
 
 
 def read_jsonl(path: str | Path) -> list[dict]:
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """One JSON value per line, blank lines skipped; a results file's header line skipped too. A line that is not
+    JSON is refused, naming the file and the line."""
+    path = Path(path)
+    rows = []
+    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError as e:
+                raise ValueError(f"{path}:{k}: not JSON ({e.msg})") from None
+    return rows[1:] if rows and isinstance(rows[0], dict) and RESULTS_HEADER in rows[0] else rows
 
 
 COURSE_SETS = {"hotpotqa": "hotpotqa_course.jsonl", "fever": "fever_course.jsonl"}
@@ -36,14 +48,20 @@ def load_questions(source: str = "hotpotqa") -> list[dict]:
 def read_questions(path: str | Path) -> list[dict]:
     """Read our JSONL, the HotpotQA distractor JSON, the ReAct repo's simplified HotpotQA JSON, or FEVER jsonl.
 
-    Every record comes back with ``id``, and either ``question``/``answer`` or ``claim``/``label``.
+    Every record comes back with a string ``id``, and either ``question``/``answer`` or ``claim``/``label``, the
+    text flattened to one line. Anything else is refused with the file and record named.
     """
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     if text.lstrip().startswith("["):
-        rows = json.loads(text)
+        try:
+            rows = json.loads(text)
+        except ValueError as e:
+            raise ValueError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
     else:
-        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+        rows = read_jsonl(path)
+    if not rows:
+        raise ValueError(f"{path}: no questions in the file")
     out = []
     for i, r in enumerate(rows):
         if not isinstance(r, dict):
@@ -51,10 +69,15 @@ def read_questions(path: str | Path) -> list[dict]:
         r = dict(r)
         if "claim" in r:  # FEVER: {id, label, claim, evidence, ...}
             r.setdefault("label", "NOT ENOUGH INFO")
+            field = "claim"
         elif "question" in r:  # HotpotQA distractor (_id, supporting_facts, context) or simplified {question, answer}
             r.setdefault("answer", "")
+            field = "question"
         else:
             raise ValueError(f"{path.name}: record {i} has neither question nor claim")
+        if not isinstance(r[field], str) or not r[field].strip():
+            raise ValueError(f"{path.name}: record {i}: the {field} must be a non-empty string")
+        r[field] = one_line(r[field])  # a question must never forge a Thought, Action or Observation line
         r["id"] = str(r.get("id", r.get("_id", i)))
         out.append(r)
     return out
@@ -62,9 +85,18 @@ def read_questions(path: str | Path) -> list[dict]:
 
 def hotpotqa_articles(path: str | Path) -> list[dict]:
     """Corpus articles from the contexts of a HotpotQA distractor file (title and sentences of each paragraph)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except ValueError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
     seen, out = set(), []
-    for q in json.loads(Path(path).read_text(encoding="utf-8")):
-        for title, sents in q.get("context", []):
+    for i, q in enumerate(data if isinstance(data, list) else [None]):
+        context = q.get("context") if isinstance(q, dict) else None
+        if not isinstance(context, list) or not all(
+                isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) and isinstance(c[1], list) and
+                all(isinstance(s, str) for s in c[1]) for c in context):
+            raise ValueError(f"{path}: record {i} has no HotpotQA context ([title, [sentences]] pairs)")
+        for title, sents in context:
             if title not in seen:
                 seen.add(title)
                 out.append({"title": title, "sentences": [s.strip() for s in sents if s.strip()]})
@@ -74,34 +106,6 @@ def hotpotqa_articles(path: str | Path) -> list[dict]:
 def load_exemplars(task: str = "hotpotqa") -> list[dict]:
     """Our hand-written exemplar trajectories (see data/exemplars/)."""
     return read_jsonl(data_dir() / "exemplars" / f"{task}.jsonl")
-
-
-def download(url: str, dest: str | Path, sha256: str, *, timeout: float = 60.0) -> Path:
-    """Fetch a file for learners who are online, check its SHA-256, and only then put it in place.
-
-    A wrong hash or a broken transfer leaves nothing at `dest`.
-    """
-    import hashlib
-    import tempfile
-    import urllib.request
-
-    dest = Path(dest)
-    if dest.exists() and hashlib.sha256(dest.read_bytes()).hexdigest() == sha256:
-        return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    h = hashlib.sha256()
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f, urllib.request.urlopen(url, timeout=timeout) as r:
-            while block := r.read(1 << 16):
-                h.update(block)
-                f.write(block)
-        if h.hexdigest() != sha256:
-            raise ValueError(f"{url}: SHA-256 is {h.hexdigest()}, expected {sha256}; nothing was saved")
-        os.replace(tmp, dest)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    return dest
 
 
 def supporting_sentences(questions: list[dict]) -> dict[str, list[str]]:

@@ -1,16 +1,18 @@
 """The paper's Wikipedia tool: every observation string pinned, FTS5 syntax never leaks, live Wikipedia on loopback."""
-import hashlib
 import json
+import re
+import sqlite3
 import threading
 import time
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from conftest import send_json
 from hypothesis import given, settings, strategies as st
 
-from react_teach.wiki import LiveWiki, LocalWiki, WikiEnv, fts_query, sentences
+from react_teach.wiki import LiveWiki, LocalWiki, ToolFailure, WikiEnv, WikiError, fts_query, sentences
 
 ARTICLES = [
     {"title": "Colorado orogeny", "sentences": [
@@ -96,7 +98,8 @@ def test_finish_think_and_invalid_actions(wiki):
     assert env.step("think[hmm]") == ("Nice thought.", False)
     for bad in ["Search[x]", "search x", "search[x", "", "finish[", "lookup]x["]:
         assert env.step(bad) == (f"Invalid action: {bad}", False)
-    assert env.step("finish[1,800 to 7,000 ft]") == ("Episode finished.", True)
+    # as the official code: without a gold answer the reward is 0 (it was "Episode finished." before)
+    assert env.step("finish[1,800 to 7,000 ft]") == ("Episode finished, reward = 0", True)
     assert env.answer == "1,800 to 7,000 ft"
     graded = WikiEnv(wiki, gold="The 1,800 to 7,000 ft")
     assert graded.step("finish[1,800 to 7,000 ft]")[0] == "Episode finished, reward = 1"
@@ -111,18 +114,29 @@ def test_page_text_cannot_forge_transcript_lines(tmp_path):
         assert len(obs.splitlines()) == 1, obs
 
 
-def test_a_failing_backend_becomes_an_observation():
+def test_an_expected_tool_failure_is_an_observation_and_a_bug_raises():
     class Broken:
         name = "broken"
 
+        def __init__(self, error):
+            self.error = error
+
         def page(self, title):
-            raise ConnectionError("network down")
+            raise self.error
 
         def similar(self, q, k=5):
             return []
 
-    obs, done = WikiEnv(Broken()).step("search[X]")
-    assert obs == "The tool failed: ConnectionError: network down" and done is False
+    obs, done = WikiEnv(Broken(ToolFailure("Wikipedia did not answer (offline?)"))).step("search[X]")
+    assert (obs, done) == ("Wikipedia did not answer (offline?)", False)
+    for bug in (KeyError("title"), sqlite3.DatabaseError("database disk image is malformed")):
+        with pytest.raises(type(bug)):  # a bug or our own storage failing is not something the agent observed
+            WikiEnv(Broken(bug)).step("search[X]")
+
+
+def test_empty_search_is_an_empty_page_as_in_the_official_code(env):
+    assert env.step("search[]") == ("", False)
+    assert env.step("lookup[x]") == ("No more results.", False)
 
 
 # ------------------------------------------------------------------------------------------------ FTS5 safety
@@ -248,38 +262,106 @@ def test_live_failures_and_time_outs_become_observations(mediawiki, tmp_path):
     FakeMediaWiki.failures = 100
     live = LiveWiki(tmp_path / "a.db", api_url=mediawiki, retries=2, backoff=0.01)
     obs, done = WikiEnv(live).step("search[Nicholas Ray]")
-    assert obs.startswith("The tool failed: ConnectionError: Wikipedia did not answer") and not done
+    assert obs.startswith("Wikipedia did not answer (offline?): the server answered 503") and not done
     FakeMediaWiki.failures, FakeMediaWiki.delay = 0, 1.0
     slow = LiveWiki(tmp_path / "b.db", api_url=mediawiki, timeout=0.2, retries=2, backoff=0.01)
     started = time.perf_counter()
     obs, _ = WikiEnv(slow).step("search[Nicholas Ray]")
-    assert "no answer within 0.2 s" in obs
-    assert time.perf_counter() - started < 2.0  # bounded: two tries of 0.2 s and short back-offs
+    assert obs.startswith("Wikipedia did not answer (offline?)") and "within 0.2 s" in obs
+    assert time.perf_counter() - started < 1.0  # one deadline of 0.2 s for the call, retries included
 
 
-# --------------------------------------------------------------------------------------------------- download
-def test_download_checks_the_hash_and_leaves_nothing_on_mismatch(tmp_path):
-    from react_teach.data import download
+def test_live_without_network_answers_at_once_and_leaves_no_thread(tmp_path):
+    from conftest import free_port
 
-    payload = b'{"hello": 1}'
-    (tmp_path / "srv").mkdir()
-    (tmp_path / "srv" / "f.json").write_bytes(payload)
+    threads = threading.active_count()
+    live = LiveWiki(tmp_path / "off.db", api_url=f"http://127.0.0.1:{free_port()}/w/api.php", backoff=1.0)
+    started = time.perf_counter()
+    obs, done = WikiEnv(live).step("search[Nicholas Ray]")
+    assert obs == "Wikipedia did not answer (offline?)" and not done
+    assert time.perf_counter() - started < 0.5  # refused: no retry, no back-off
+    assert threading.active_count() == threads
 
-    import functools
-    from http.server import SimpleHTTPRequestHandler
 
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *a):
+class Dripping(BaseHTTPRequestHandler):
+    """Sends headers, then one byte every 0.3 s: each read is quick, the whole answer never comes."""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        try:
+            for _ in range(100):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.3)
+        except OSError:
             pass
 
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path / "srv")))
+    def log_message(self, *a):
+        pass
+
+
+def test_live_call_has_one_overall_deadline_even_for_a_dripping_server(tmp_path):
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Dripping)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
-        url = f"http://127.0.0.1:{srv.server_port}/f.json"
-        good = hashlib.sha256(payload).hexdigest()
-        assert download(url, tmp_path / "out" / "f.json", good).read_bytes() == payload
-        with pytest.raises(ValueError, match="expected 00"):
-            download(url, tmp_path / "out" / "g.json", "00" * 32)
-        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["f.json"]
+        live = LiveWiki(tmp_path / "d.db", api_url=f"http://127.0.0.1:{srv.server_port}/w/api.php", timeout=1.0,
+                        backoff=0.05)
+        started = time.perf_counter()
+        obs, _ = WikiEnv(live).step("search[Nicholas Ray]")
+        assert obs.startswith("Wikipedia did not answer (offline?)")
+        assert time.perf_counter() - started < 2.5
     finally:
         srv.shutdown()
+
+
+def test_live_wiki_from_four_threads_writes_through_one_connection(mediawiki, tmp_path):
+    live = LiveWiki(tmp_path / "live.db", api_url=mediawiki, backoff=0.01)
+    titles = ["Colorado orogeny", "Nicholas Ray", "Rebel Ray", "Mercury", "High Plains", "Ray"] * 4
+    with ThreadPoolExecutor(4) as pool:
+        observations = list(pool.map(lambda t: WikiEnv(live).step(f"search[{t}]")[0], titles))
+    assert all(o.startswith(("The Colorado", "Nicholas Ray was", "Could not find")) for o in observations), observations
+    assert {o for o in observations[:6]} == {o for o in observations[6:]}  # the same answer from every thread
+    assert LocalWiki(tmp_path / "live.db").page("Nicholas Ray") is not None
+
+
+# ------------------------------------------------------------------------------------------------ corrupt files
+def test_a_corrupt_cached_index_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("REACT_TEACH_CACHE", str(tmp_path / "cache"))
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps({"title": "A", "sentences": ["A is one."]}) + "\n")
+    first = LocalWiki.from_jsonl([corpus])
+    first.con.close()
+    first.path.write_bytes(first.path.read_bytes()[:1000])  # truncated, as by a full disk
+    again = LocalWiki.from_jsonl([corpus])
+    assert again.path == first.path and WikiEnv(again).step("search[A]")[0] == "A is one.."
+
+
+@pytest.mark.parametrize("content", [b"garbage" * 100, b"", b"SQLite format 3\x00" + b"\x00" * 200])
+def test_a_corrupt_user_database_is_refused_with_one_line(tmp_path, content):
+    db = tmp_path / "mine.db"
+    db.write_bytes(content)
+    with pytest.raises(WikiError, match=r"mine.db is not a usable wiki database"):
+        LocalWiki(db)
+
+
+def test_building_over_an_existing_database_replaces_it(tmp_path):
+    db = tmp_path / "w.db"
+    LocalWiki.build([{"title": "Old", "sentences": ["Old page."]}], db)
+    new = tmp_path / "new.jsonl"
+    new.write_text(json.dumps({"title": "New", "sentences": ["New page."]}) + "\n")
+    assert LocalWiki.from_jsonl([new], db).titles() == ["New"]
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"sentences": ["x"]}', "needs a non-empty \"title\""), ('[1, 2]', "must be a JSON object"),
+    ('{"title": "A", "sentences": [1]}', "must be a list of strings"), ('{"title": ', "not JSON")])
+def test_a_bad_article_names_its_line_and_leaves_nothing_behind(tmp_path, line, message):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"title": "Fine", "sentences": ["ok"]}\n' + line + "\n")
+    with pytest.raises(WikiError, match=r"c.jsonl:2: .*" + re.escape(message)):
+        LocalWiki.from_jsonl([corpus], tmp_path / "out.db")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.jsonl"]
+    with pytest.raises(WikiError, match="would overwrite its own input"):
+        LocalWiki.from_jsonl([corpus], corpus)
