@@ -36,7 +36,6 @@ from .trajectory import Step, Trajectory
 from .wiki import WikiEnv
 
 MAX_STEPS = {"hotpotqa": 7, "fever": 5}  # the paper's limits
-METHODS = ("standard", "cot", "cot-sc", "act", "react", "react-cotsc", "cotsc-react")
 
 
 class Agent:
@@ -179,7 +178,7 @@ def _answer_from(text: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
-def _one_call(method: str, question: str, llm: LLM, task: str, temperature: float = 0.0, n: int = 1,
+def one_call(method: str, question: str, llm: LLM, task: str, temperature: float = 0.0, n: int = 1,
               prefix: str | None = None) -> list[Trajectory]:
     """Standard and CoT: one completion per sample, the answer read off the text."""
     header = ("Claim: " if task == "fever" else "Question: ") + question + "\n"
@@ -204,12 +203,13 @@ def _one_call(method: str, question: str, llm: LLM, task: str, temperature: floa
     return trajs
 
 
-def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, temperature: float = 0.7) -> Trajectory:
+def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, temperature: float = 0.7,
+           prefix: str | None = None) -> Trajectory:
     """Self-consistency: n CoT samples at temperature 0.7, the majority answer wins (compared after normalising).
 
     The prompt is the same for every sample, so a local model prefills it once and samples n times.
     """
-    samples = _one_call("cot", question, llm, task, temperature=temperature, n=n)
+    samples = one_call("cot", question, llm, task, temperature=temperature, n=n, prefix=prefix)
     answer, count = majority([s.answer for s in samples])
     winner = next((s for s in samples if s.answer == answer), samples[0])
     usage = sum((s.usage for s in samples), Usage())
@@ -218,42 +218,8 @@ def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, tempera
                       extra={"finished": count > 0, "n": n, "majority": count, "samples": [s.answer for s in samples]})
 
 
-def _merge(method: str, first: Trajectory, second: Trajectory, backoff: bool) -> Trajectory:
-    """A hybrid's result: the answer of whichever ran last, the cost of both."""
-    final = second if backoff else first
-    t = Trajectory(first.question, final.steps, final.answer, method=method, task=first.task,
-                   n_calls=first.n_calls + (second.n_calls if backoff else 0),
-                   n_badcalls=first.n_badcalls + (second.n_badcalls if backoff else 0),
-                   usage=first.usage + (second.usage if backoff else Usage()),
-                   seconds=first.seconds + (second.seconds if backoff else 0.0))
-    t.extra = {**final.extra, "backoff": backoff, "first": first.to_json()}
-    return t
+def solve(method: str, question: str, **kw) -> Trajectory:
+    """Run one method on one question: `react_teach.methods.solve`, kept here where the notebooks import it."""
+    from .methods import solve as run_method  # methods imports this module: a top-level import would be a cycle
 
-
-def solve(method: str, question: str, *, llm: LLM | None = None, wiki=None, task: str = "hotpotqa",
-          max_steps: int | None = None, n: int = 21, gold: str | None = None) -> Trajectory:
-    """Run one of the seven methods on one question and return its trajectory."""
-    from . import llm as llm_mod, wiki as wiki_mod
-
-    llm = llm if llm is not None else llm_mod.default()
-    if method in ("react", "act", "react-cotsc", "cotsc-react") and wiki is None:
-        wiki = wiki_mod.LocalWiki.course()
-
-    def react_run() -> Trajectory:
-        return Agent(question, llm=llm, wiki=wiki, task=task, max_steps=max_steps, gold=gold).run()
-
-    if method in ("react", "act"):
-        return Agent(question, llm=llm, wiki=wiki, method=method, task=task, max_steps=max_steps, gold=gold).run()
-    if method in ("standard", "cot"):
-        return _one_call(method, question, llm, task)[0]
-    if method == "cot-sc":
-        return cot_sc(question, llm, task, n=n)
-    if method == "react-cotsc":  # ReAct first; CoT-SC when ReAct gives no answer within the step limit
-        first = react_run()
-        return _merge(method, first, cot_sc(question, llm, task, n=n) if not first.extra.get("finished") else first,
-                      not first.extra.get("finished"))
-    if method == "cotsc-react":  # CoT-SC first; ReAct when the majority has fewer than n/2 votes
-        first = cot_sc(question, llm, task, n=n)
-        weak = first.extra["majority"] < n / 2
-        return _merge(method, first, react_run() if weak else first, weak)
-    raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    return run_method(method, question, **kw)

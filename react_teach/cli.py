@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from .agent import METHODS
+from . import methods
 
 
 class UsageError(Exception):
@@ -38,8 +38,8 @@ def cmd_ask(a) -> int:
     from .agent import solve
     from .runs import result_line
 
-    t = solve(a.method, a.question, llm=_llm(a.llm), wiki=_wiki(a.wiki) if a.method not in
-              ("standard", "cot", "cot-sc") else None, task=a.task, max_steps=a.max_steps, n=a.samples)
+    t = solve(a.method, a.question, llm=_llm(a.llm), wiki=_wiki(a.wiki) if methods.needs_wiki(a.method)
+              else None, task=a.task, max_steps=a.max_steps, n=a.samples)
     if a.json:
         d = result_line(t, {"id": "ask"}, a.task)
         for k in ("id", "gold", "em", "f1", "correct", "level"):
@@ -60,7 +60,7 @@ def cmd_run(a) -> int:
     if a.n:
         questions = questions[: a.n]
     rows = run(a.method, questions, a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
-               wiki=_wiki(a.wiki) if a.method not in ("standard", "cot", "cot-sc") else None,
+               wiki=_wiki(a.wiki) if methods.needs_wiki(a.method) else None,
                concurrency=a.concurrency, n_samples=a.samples)
     s = summarize(rows)[a.method]
     print(f"calls={s['calls']} badcalls={s['badcalls']} prompt_tokens={s['prompt_tokens']} "
@@ -123,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
     def common(q):
-        q.add_argument("--method", default="react", choices=METHODS)
+        q.add_argument("--method", default="react", choices=methods.names())
         q.add_argument("--task", default="hotpotqa", choices=("hotpotqa", "fever"))
         q.add_argument("--llm", help="local, local:PATH.gguf, openai:MODEL, openai-compatible:URL#MODEL, "
                                      "script:FILE, replay:FILE (default: $REACT_TEACH_LLM or local)")

@@ -22,6 +22,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import methods
 from .agent import solve
 from .score import score
 
@@ -75,7 +76,7 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     done = {r["id"]: r for r in read_done(out) if r.get("method") == method}
     todo = [q for q in questions if str(q["id"]) not in done]
     llm = llm if llm is not None else llm_mod.default()
-    if wiki is None and method not in ("standard", "cot", "cot-sc"):
+    if wiki is None and methods.needs_wiki(method):
         wiki = wiki_mod.LocalWiki.course()
     if isinstance(getattr(llm, "inner", llm), llm_mod.LocalLLM):
         concurrency = 1  # one in-process model, one KV cache: questions take turns

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import ipywidgets as W
 
+from . import methods
 from .plots import ENV_COLOUR, MODEL_COLOUR, table1
 from .score import score
 from .trajectory import Trajectory
@@ -204,10 +205,8 @@ class AblationPanel(W.VBox):
     """Choose methods, task, number of questions and model; run with a progress bar; see the table and the plot."""
 
     def __init__(self, llm=None, wiki=None, out_dir: str | Path = "ablation_runs"):
-        from .agent import METHODS
-
         self._llm, self._wiki, self.out_dir = llm, wiki, Path(out_dir)
-        self.methods = W.SelectMultiple(options=METHODS, value=("standard", "cot", "act", "react"),
+        self.methods = W.SelectMultiple(options=methods.names(), value=("standard", "cot", "act", "react"),
                                         description="methods")
         self.task = W.Dropdown(options=["hotpotqa", "fever"], value="hotpotqa", description="task")
         self.n = W.IntSlider(value=5, min=1, max=100, description="questions")
