@@ -30,72 +30,53 @@ import re
 import time
 
 from . import ablate
-from .llm import LLM, Completion, Usage, cut_at_stop
+from . import llm as llm_mod
+from .llm import LLM, Usage, cut_at_stop
+from .loop import Loop
 from .score import majority
 from .trajectory import Step, Trajectory
-from .wiki import WikiEnv
+from .wiki import LocalWiki, WikiEnv
 
 MAX_STEPS = {"hotpotqa": 7, "fever": 5}  # the paper's limits
 
 
-class Agent:
+class Agent(Loop):
     """ReAct (or Act) one step at a time, so that a person can pause, read, edit a thought and resume.
 
     `think_act()` asks the model for the next Thought and Action; `observe()` runs the action; `step()` does both.
     `edit(k, thought)` cuts the trajectory before step k, puts your thought in, lets the model write the action
-    under the same rules, and carries on from there.
+    under the same rules, and carries on from there (`edit(k, thought, action)` gives both).
     """
 
     def __init__(self, question: str, *, llm: LLM | None = None, wiki=None, env=None, method: str = "react",
                  task: str = "hotpotqa", max_steps: int | None = None, prefix: str | None = None,
                  gold: str | None = None, use_stop: bool = True, max_tokens: int = 100):
-        from . import llm as llm_mod, wiki as wiki_mod
-
         if method not in ("react", "act"):
             raise ValueError(f"Agent steps react or act, not {method!r}")
-        self.llm = llm if llm is not None else llm_mod.default()
-        self.env = env if env is not None else WikiEnv(wiki if wiki is not None else wiki_mod.LocalWiki.course(),
-                                                      gold=gold)  # with a gold answer, finish reports the reward
-        self.method, self.task, self.use_stop, self.max_tokens = method, task, use_stop, max_tokens
-        self.max_steps = max_steps or MAX_STEPS.get(task, 7)
-        self.prefix = ablate.prompt(method, task) if prefix is None else prefix
-        self.trajectory = Trajectory(question, method=method, task=task)
-        self.pending: Step | None = None  # thought and action written, observation not yet
-        self.done = False
+        if env is None:  # with a gold answer, finish reports the reward
+            env = WikiEnv(wiki if wiki is not None else LocalWiki.course(), gold=gold)
+        super().__init__(llm if llm is not None else llm_mod.default(),
+                         ablate.prompt(method, task) if prefix is None else prefix,
+                         Trajectory(question, method=method, task=task), env,
+                         max_steps=max_steps or MAX_STEPS.get(task, 7), max_tokens=max_tokens)
+        self.method, self.task, self.use_stop = method, task, use_stop
 
-    # -- what the model sees
-    def transcript(self) -> str:
-        """The context so far: exemplars, question, every finished step."""
-        return self.prefix + self.trajectory.render()
+    def cue(self, i: int) -> str:
+        return f"Thought {i}:" if self.method == "react" else f"Action {i}:"
 
-    @property
-    def i(self) -> int:
-        return len(self.trajectory.steps) + 1
+    def stop(self, i: int) -> list[str] | None:
+        # the official stop: the model never writes an observation of its own. Teaching mode (use_stop=False)
+        # lets it run on, to show what it would invent there.
+        return [f"\nObservation {i}:"] if self.use_stop else None
 
-    def _call(self, prompt: str, stop: list[str] | None, max_tokens: int | None = None) -> Completion:
-        started = time.perf_counter()
-        c = self.llm.complete(prompt, stop=stop, temperature=0.0, max_tokens=max_tokens or self.max_tokens)[0]
-        t = self.trajectory
-        t.n_calls += 1
-        t.usage = t.usage + c.usage
-        t.seconds += time.perf_counter() - started
-        return c
-
-    # -- one step
-    def think_act(self) -> Step:
-        if self.pending is not None:
-            return self.pending
-        i, t = self.i, self.trajectory
-        cue = f"Thought {i}:" if self.method == "react" else f"Action {i}:"
-        stop = [f"\nObservation {i}:"]
-        text = self._call(self.transcript() + cue, stop if self.use_stop else None,
-                          None if self.use_stop else 2 * self.max_tokens).text
+    def parse(self, text: str, i: int) -> Step:
         invented = None
         if not self.use_stop:  # teaching mode: keep what the model wrote where the environment should have
+            stop = f"\nObservation {i}:"
             raw = text
-            text, cut = cut_at_stop(raw, stop)
-            invented = raw[len(text) + len(stop[0]):].strip() if cut else None
-        text = re.sub(rf"^\s*{cue}", "", text)  # chat models sometimes repeat the cue
+            text, cut = cut_at_stop(raw, [stop])
+            invented = raw[len(text) + len(stop):].strip() if cut else None
+        text = re.sub(rf"^\s*{self.cue(i)}", "", text)  # chat models sometimes repeat the cue
         if self.method == "act":
             step = Step(None, text.strip().split("\n")[0].strip())
         else:
@@ -105,68 +86,32 @@ class Agent:
             else:
                 # No action line (or more than one): count a bad call, keep the first line as the thought and
                 # ask again for the action alone, exactly as the official code does.
-                t.n_badcalls += 1
-                t.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
+                self.trajectory.n_badcalls += 1
+                self.trajectory.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
                 thought = text.strip().split("\n")[0].strip()
-                action = self._call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:", ["\n"]).text.strip()
-                step = Step(thought, action)
+                step = Step(thought, self.call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:",
+                                               ["\n"]).strip())
         step.invented = invented
-        self.pending = step
         return step
 
-    def observe(self) -> Step:
-        step = self.think_act() if self.pending is None else self.pending
+    def act(self, step: Step) -> tuple[str, bool]:
         action = step.action or ""
         # The official harness lower-cases only the first letter: Search[x] -> search[x]
-        obs, done = self.env.step(action[:1].lower() + action[1:])
-        step.observation = obs
-        self.trajectory.steps.append(step)
-        self.pending = None
-        if done:
-            self.done = True
-            self.trajectory.answer = getattr(self.env, "answer", None)
-        return step
+        return self.env.step(action[:1].lower() + action[1:])
 
-    def step(self) -> Step:
-        self.think_act()
-        return self.observe()
+    def close(self) -> None:
+        """Without a finish the answer is empty, as in the official code."""
+        finished = bool(self.env.done)
+        self.trajectory.answer = self.env.answer if finished else ""
+        self.trajectory.extra["finished"] = finished
 
-    def run(self) -> Trajectory:
-        """Step until finish or the step limit; without a finish the answer is empty, as in the official code."""
-        while not self.done and len(self.trajectory.steps) < self.max_steps:
-            self.step()
-        if not self.done:
-            self.done = True
-            self.trajectory.answer = ""
-            self.trajectory.extra["finished"] = False
-        else:
-            self.trajectory.extra.setdefault("finished", True)
-        return self.trajectory
-
-    # -- editing mid-trajectory (property D)
-    def edit(self, k: int, thought: str | None = None, action: str | None = None) -> Step:
-        """Replace step k's thought (and optionally its action) and continue from there.
-
-        Steps after k-1 are dropped, the environment is replayed to where step k began, your text goes in as step
-        k, and the model writes the action if you did not (``Action k:`` with stop ``"\\n"``), then the action runs.
-        """
-        if not 1 <= k <= len(self.trajectory.steps) + 1:
-            raise ValueError(f"step {k} does not exist yet; the trajectory has {len(self.trajectory.steps)} steps")
-        keep = self.trajectory.steps[: k - 1]
-        self.env.reset()
-        for s in keep:  # the tools are deterministic: replaying the actions restores the environment
-            a = s.action or ""
-            self.env.step(a[:1].lower() + a[1:])
-        self.trajectory.steps = keep
-        self.trajectory.answer, self.done, self.pending = None, False, None
-        self.trajectory.extra.pop("finished", None)
+    def human_step(self, k: int, thought: str | None, action: str | None) -> Step:
         if self.method == "act":
             thought = None
-        if action is None:
+        if action is None:  # the model writes the action under your thought, with the rules of a re-ask
             cue = f"Thought {k}: {thought}\nAction {k}:" if thought is not None else f"Action {k}:"
-            action = self._call(self.transcript() + cue, ["\n"]).text.strip()
-        self.pending = Step(thought, action, author="human")
-        return self.observe()
+            action = self.call(self.transcript() + cue, ["\n"]).strip()
+        return Step(thought, action, author="human")
 
 
 def _answer_from(text: str) -> str | None:

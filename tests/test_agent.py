@@ -86,6 +86,19 @@ def test_edit_a_thought_and_resume(wiki):
         agent.edit(9, "x")
 
 
+def test_an_edit_branches_and_leaves_the_trajectory_run_returned_unchanged(wiki):
+    # a model that follows the edit: after the new thought it searches, reads and answers right
+    llm = ScriptLLM([" I will guess.\nAction 1: Finish[Paris]", " Search[Arthur's Magazine]",
+                     " It started in 1844.\nAction 2: Finish[1844]"])
+    agent = Agent("When was Arthur's Magazine started?", llm=llm, wiki=wiki, prefix="")
+    original = agent.run()
+    before = original.to_json()
+    agent.edit(1, "I should search Arthur's Magazine first.")
+    edited = agent.run()
+    assert edited.answer == "1844" and edited is not original
+    assert original.to_json() == before and original.answer == "Paris" and original.steps[0].author == "model"
+
+
 def test_edit_replays_the_environment_to_where_step_k_began(wiki):
     llm = ScriptLLM([" a\nAction 1: Search[Colorado orogeny]", " b\nAction 2: Lookup[eastern sector]",
                      " c\nAction 3: Lookup[eastern sector]", " d\nAction 3: Finish[x]"])
