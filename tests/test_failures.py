@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from react_teach import cli, failures
+from react_teach import cli, failures, labels
 from react_teach.failures import (CATEGORIES, FAILURE, FALSE_POSITIVE, HALLUCINATION, LABEL_AMBIGUITY,
                                   PAPER_TABLE2, REASONING_ERROR, SEARCH_RESULT_ERROR, SUCCESS, TRUE_POSITIVE,
-                                  UNREADABLE, UNSCORED, LabelStore, cohen_kappa, label, label_file, sample, table2)
+                                  UNREADABLE, UNSCORED, LabelStore, cohen_kappa, label, label_file, sample, shares)
 from react_teach.trajectory import Step, Trajectory
 
 Q = "Who wrote the play Hamlet?"
@@ -281,7 +281,7 @@ def test_the_200_real_trajectories(real):
             if column.startswith("cot"):
                 assert r["signals"]["acting"] is False and r["category"] != SEARCH_RESULT_ERROR
                 assert r["signals"]["support"] == ("supporting facts" if given else "none")
-        tables[column] = ours = table2(rows)
+        tables[column] = ours = shares(rows)
         for group in (SUCCESS, FAILURE):  # a proper distribution within each non-empty group
             if sum(r["category"] in group for r in rows):
                 assert sum(ours[c] for c in group) == pytest.approx(100.0)
@@ -304,12 +304,12 @@ def test_sample_takes_up_to_n_of_each_per_method_and_is_repeatable():
     assert len(sample(rows, n=100, seed=0)) == 60  # fewer rows than n: all of them
 
 
-def test_table2_is_within_each_group():
+def test_shares_are_within_each_group():
     rows = [{"category": TRUE_POSITIVE}] * 3 + [{"category": FALSE_POSITIVE}] + [{"category": HALLUCINATION}] * 2
-    t = table2(rows + [{"category": UNREADABLE}])
+    t = shares(rows + [{"category": UNREADABLE}])
     assert t[TRUE_POSITIVE] == 75.0 and t[FALSE_POSITIVE] == 25.0 and t[HALLUCINATION] == 100.0
     assert t[REASONING_ERROR] == 0.0
-    assert table2([{"category": TRUE_POSITIVE}])[HALLUCINATION] is None  # no failures: no percentages
+    assert shares([{"category": TRUE_POSITIVE}])[HALLUCINATION] is None  # no failures: no percentages
 
 
 # ---------------------------------------------------------------------------------------------------- kappa
@@ -354,7 +354,7 @@ def test_label_store_write_is_atomic(tmp_path, monkeypatch):
 
     def crash(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(failures.os, "replace", crash)
+    monkeypatch.setattr(labels.os, "replace", crash)
     with pytest.raises(OSError):
         store.set(2, HALLUCINATION)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["mine.jsonl"]
