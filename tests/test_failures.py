@@ -361,3 +361,42 @@ def test_label_store_write_is_atomic(tmp_path, monkeypatch):
     monkeypatch.undo()
     path.write_text(path.read_text() + "not json\n{\"key\": 5}\n")  # a hand-edited file: bad lines are skipped
     assert LabelStore(path).all() == {1: {"category": TRUE_POSITIVE, "note": ""}}
+
+
+# ------------------------------------------------------------------------------- false positives (issue 14.7)
+def test_a_thought_copied_from_an_exemplar_is_a_false_positive():
+    exemplar = "Leonid Levin studied at Moscow State University. Both of them studied in Moscow, so the answer is yes."
+    t = traj(("I need to search Hamlet.", "Search[Hamlet]", FOUND),
+             ("Hamlet is a tragedy written by William Shakespeare around 1600.", "Finish[William Shakespeare]",
+              "Episode finished."))
+    lab = label(t, GOLD, exemplars=[exemplar, "Hamlet is a tragedy written by William Shakespeare around 1600."])
+    assert lab.category == FALSE_POSITIVE and lab.signals["copied_thoughts"] == [2]
+    assert lab.evidence[0].startswith("thought 2 repeats an exemplar of the prompt word for word")
+    mine = label(t, GOLD, exemplars=[exemplar])  # the same run, reasoned in its own words
+    assert mine.category == TRUE_POSITIVE and mine.signals["copied_thoughts"] == []
+
+
+def test_a_yes_no_answer_about_a_name_no_observation_mentions_is_a_false_positive():
+    q = "Were Nicholas Ray and Tennessee Williams born in the same year?"
+    ray = "Nicholas Ray was an American film director, born in 1911."
+    williams = "Tennessee Williams was an American playwright, born in 1911."
+    guessed = traj(("Search Ray.", "Search[Nicholas Ray]", ray), finish("yes"), question=q)
+    lab = label(guessed, "yes", exemplars=[])
+    assert lab.category == FALSE_POSITIVE and lab.signals["unseen_names"] == ["Tennessee Williams"]
+    assert lab.evidence[0] == 'answer "yes" rests on "Tennessee Williams", which no observation mentions'
+    failed = traj(("Search Ray.", "Search[Nicholas Ray]", ray), ("And Williams.", "Search[Williams T]",
+                  "Could not find Williams T. Similar: ['Tennessee Williams']."), finish("yes"), question=q)
+    assert label(failed, "yes", exemplars=[]).category == FALSE_POSITIVE  # a failed search shows nothing
+    read = traj(("Search Ray.", "Search[Nicholas Ray]", ray), ("Williams.", "Search[Tennessee Williams]", williams),
+                finish("yes"), question=q)
+    lab = label(read, "yes", exemplars=[])
+    assert lab.category == TRUE_POSITIVE and lab.signals["unseen_names"] == []
+
+
+def test_hq018_the_known_copied_guess_is_a_false_positive():
+    from react_teach.data import data_dir
+
+    rows = {r["id"]: r for r in label_file(data_dir() / "runs" / "hotpotqa_react.jsonl")}
+    hq018 = rows["hq018"]
+    assert hq018["correct"] is True and hq018["category"] == FALSE_POSITIVE
+    assert hq018["signals"]["copied_thoughts"] == [2] and hq018["signals"]["unseen_names"] == ["Leonid Levin"]
