@@ -92,6 +92,7 @@ def test_tool_calling_loop_uses_the_same_environment(wiki):
     assert t.answer == "Arthur's Magazine" and t.n_calls == 3 and t.usage.prompt_tokens == 30
 
 
+@pytest.mark.slow
 def test_grammar_constrained_tool_calls_on_the_bundled_model(wiki):
     t = tool_calling("Which magazine was started first, Arthur's Magazine or First for Women?", local_chat(), wiki,
                      max_calls=3)

@@ -180,6 +180,7 @@ APPLE = ("Aside from the Apple Remote, what other device can control the program
          "designed to interact with?")
 
 
+@pytest.mark.slow
 def test_cli_ask_json_on_the_bundled_model():
     r = subprocess.run([sys.executable, "-m", "react_teach", "ask", APPLE, "--json"], capture_output=True,
                        text=True, timeout=600)
@@ -193,6 +194,7 @@ def test_cli_ask_json_on_the_bundled_model():
         assert d["usage"]["cached_tokens"] > 0
 
 
+@pytest.mark.slow
 def test_cot_sc_prefills_its_prompt_once(local_llm):
     one = solve("cot", "Which magazine was started first, Arthur's Magazine or First for Women?", llm=local_llm)
     local_llm.complete("unrelated text to evict the cache", max_tokens=1)
@@ -202,6 +204,7 @@ def test_cot_sc_prefills_its_prompt_once(local_llm):
     assert len(sc.extra["samples"]) == 3
 
 
+@pytest.mark.slow
 def test_chat_recipe_against_a_loopback_server(llama_server, wiki):
     from react_teach.llm import from_spec
 

@@ -89,6 +89,7 @@ def test_openai_without_key_says_so(monkeypatch):
 
 
 # ------------------------------------------------------------------------------------------- the bundled model
+@pytest.mark.slow
 def test_local_model_stops_and_reuses_its_kv_cache(local_llm):
     base = "Question: What is the capital of France?\nAnswer: Paris\nQuestion: What is the capital of Italy?\n"
     c1 = local_llm.complete(base + "Answer:", stop=["\n"], max_tokens=20)[0]
@@ -100,6 +101,7 @@ def test_local_model_stops_and_reuses_its_kv_cache(local_llm):
     assert c2.usage.cached_tokens < c2.usage.prompt_tokens
 
 
+@pytest.mark.slow
 def test_local_model_samples_n_with_one_prefill(local_llm):
     prompt = "Write a word:" + " apple banana cherry" * 30
     outs = local_llm.complete(prompt, temperature=0.7, max_tokens=8, n=4)
@@ -108,17 +110,20 @@ def test_local_model_samples_n_with_one_prefill(local_llm):
     assert all(o.usage.cached_tokens == o.usage.prompt_tokens - 1 for o in outs[1:])
 
 
+@pytest.mark.slow
 def test_local_model_temperature_zero_is_repeatable(local_llm):
     p = "The three primary colours are"
     assert local_llm.complete(p, max_tokens=12)[0].text == local_llm.complete(p, max_tokens=12)[0].text
 
 
+@pytest.mark.slow
 def test_prompt_longer_than_context_is_a_clear_error(local_llm):
     with pytest.raises(LLMError, match="exceeds the context window"):
         local_llm.complete("word " * 9000, max_tokens=10)
 
 
 # ------------------------------------------------------------------------------ OpenAI-compatible, on loopback
+@pytest.mark.slow
 def test_openai_compatible_completion_mode_with_stop(llama_server):
     m = from_spec(f"openai-compatible:{llama_server}#smollm2", cache=False)
     assert m.mode == "completion"
@@ -127,6 +132,7 @@ def test_openai_compatible_completion_mode_with_stop(llama_server):
     assert c.usage.prompt_tokens > 5 and c.usage.seconds > 0
 
 
+@pytest.mark.slow
 def test_openai_compatible_chat_mode(llama_server):
     m = from_spec(f"openai-compatible:{llama_server}#smollm2?mode=chat", cache=False)
     assert m.mode == "chat"
