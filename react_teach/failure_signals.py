@@ -103,7 +103,7 @@ class Signals:
     answer_in_reasoning: bool | None = None  # (support "none") the reasoning reaches the answer, not only says it
     reached_in: str | None = None  # the sentence that reaches it
     copied_thoughts: list = field(default_factory=list)  # steps whose thought repeats an exemplar's sentence
-    unseen_names: list | None = None  # (yes/no answer) names in the question that no checked text mentions
+    unseen_names: list | None = None  # (yes/no answer, acting) names in the question no observation mentions
     f1: float = 0.0
     label_ambiguity: bool = False  # wrong by EM, but F1 >= 0.5 or one answer contains the other
     texts: dict = field(default_factory=dict, repr=False)  # the checked texts, by observation or fact number
@@ -169,7 +169,8 @@ def _support(s: Signals, steps: list[Step], p: str, question: str) -> None:
     if p not in UNQUOTABLE:
         s.supported_by = next((k for k, t in s.texts.items() if contains(normalize_answer(t), p)), None)
         s.answer_supported = s.supported_by is not None
-    elif p in YES_NO and s.support != "none":  # a yes/no answer is grounded only if the texts speak of every name
+    elif p in YES_NO and s.acting:  # a yes/no answer is grounded only if the observations speak of every name
+        # (not the supporting facts: they are the named pages' sentences, and say "He" or "It" for the name)
         seen = " ".join(normalize_answer(t) for k, t in s.texts.items() if not failed_search(t))
         s.unseen_names = [n for n in names(question) if not contains(seen, normalize_answer(n).split(" ")[-1])]
     if s.support != "none":  # numbers are the one kind of claim a string check can verify
