@@ -22,7 +22,8 @@ from typing import Callable
 
 from . import llm as llm_mod
 from .llm import Usage
-from .trajectory import Step, Trajectory
+from .score import exact_match
+from .trajectory import Step, Trajectory, parse
 from .wiki import WikiEnv
 
 # ---------------------------------------------------------------------------------------------- tool calling
@@ -152,8 +153,6 @@ def to_chat(t: Trajectory) -> dict:
 
 def export_finetune(trajectories, path: str | Path, golds: dict[str, str] | None = None) -> int:
     """Write the finished trajectories (the correct ones, when `golds` maps questions to answers) as JSONL."""
-    from .score import exact_match
-
     keep = [t for t in trajectories if t.answer and t.steps and all(s.thought and s.action for s in t.steps)
             and (golds is None or exact_match(t.answer, golds.get(t.question, "")))]
     Path(path).write_text("".join(json.dumps(to_chat(t), ensure_ascii=False) + "\n" for t in keep), encoding="utf-8")
@@ -189,8 +188,6 @@ def validate_finetune(path: str | Path) -> list[str]:
 
 def from_chat(example: dict) -> Trajectory:
     """Back from a training example to a trajectory (the validator's round trip)."""
-    from .trajectory import parse
-
     text = "\n".join(m["content"] for m in example["messages"][1:])
     return parse(text)
 

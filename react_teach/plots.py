@@ -12,13 +12,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 from . import methods
+from .views import ENV_COLOUR, MODEL_COLOUR
 
 # Table 1 of the paper (PaLM-540B): HotpotQA exact match and FEVER accuracy, in percent.
 TABLE1 = {"standard": (28.7, 57.1), "cot": (29.4, 56.3), "cot-sc": (33.4, 60.4), "act": (25.7, 58.9),
           "react": (27.4, 60.9), "cotsc-react": (34.2, 64.6), "react-cotsc": (35.1, 62.0)}
 
-# model lines and environment lines keep their colours everywhere in the course
-MODEL_COLOUR, ENV_COLOUR, PAPER_COLOUR = "#1f5fa8", "#2e8b57", "#b0b0b0"
+PAPER_COLOUR = "#b0b0b0"  # the paper's bars; ours take the model's colour from the trajectory views
 
 
 def table1(ours: dict[str, float], task: str = "hotpotqa", label: str = "ours") -> plt.Figure:

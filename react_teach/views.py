@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import html
 
-from .plots import ENV_COLOUR, MODEL_COLOUR
 from .score import score
 from .trajectory import Trajectory
 
-HUMAN_COLOUR = "#d2691e"
+# one meaning everywhere in the course: who wrote the line
+MODEL_COLOUR, ENV_COLOUR, HUMAN_COLOUR = "#1f5fa8", "#2e8b57", "#d2691e"
 
 
 def _line(label: str, text: str | None, colour: str, author: str) -> str:

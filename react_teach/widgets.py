@@ -18,10 +18,9 @@ from pathlib import Path
 import ipywidgets as W
 
 from .panels import AblationPanel, FailureLabeller, png
-from .plots import MODEL_COLOUR
 from .score import score
 from .trajectory import Trajectory
-from .views import HUMAN_COLOUR, LEGEND, _line, trace_html
+from .views import HUMAN_COLOUR, LEGEND, MODEL_COLOUR, _line, trace_html
 
 __all__ = ["TraceViewer", "TraceEditor", "AblationPanel", "FailureLabeller", "png", "trace_html", "LEGEND",
            "HUMAN_COLOUR"]
