@@ -14,7 +14,7 @@
 
 # %%
 from react_teach import check
-from react_teach.failures import DEFINITIONS, PAPER_TABLE2, cohen_kappa, label_file, table2
+from react_teach.failures import DEFINITIONS, PAPER_TABLE2, cohen_kappa, label_file, shares
 
 for category, meaning in DEFINITIONS.items():
     print(f"{category:20} {meaning}")
@@ -44,7 +44,7 @@ for r in wrong[:3]:
 # %%
 facts = supporting_sentences(load_questions("hotpotqa"))
 cot = list(label_file(runs / "hotpotqa_cot.jsonl", facts=facts))
-ours = {"react": table2(react), "cot": table2(cot)}
+ours = {"react": shares(react), "cot": shares(cot)}
 for method, dist in ours.items():
     print(method, {c: None if v is None else round(v) for c, v in dist.items()})
 
@@ -54,12 +54,12 @@ for method, dist in ours.items():
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import table2 as table2_figure
+from react_teach.plots import table2
 
 for method in ("react", "cot"):
     n_ok = sum(r["correct"] is True for r in (react if method == "react" else cot))
-    fig = table2_figure(ours[method], PAPER_TABLE2[method],
-                        f"{method}: % within its group (ours: {n_ok} correct of {len(react)}; paper: 50 + 50, PaLM-540B)")
+    fig = table2(ours[method], PAPER_TABLE2[method],
+                 f"{method}: % within its group (ours: {n_ok} correct of {len(react)}; paper: 50 + 50, PaLM-540B)")
     plt.show()
 
 # %% [markdown]

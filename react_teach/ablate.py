@@ -30,7 +30,8 @@ import json
 import re
 from pathlib import Path
 
-from .trajectory import Trajectory, parse, render_step
+from .data import load_exemplars
+from .trajectory import Trajectory, parse
 
 # Our words, the paper's action space.
 INSTRUCTIONS = {
@@ -100,31 +101,27 @@ DERIVE = {"act": to_act, "standard": to_standard, "cot": to_cot, "react": lambda
 
 
 # ------------------------------------------------------------------------------------------------- our exemplars
-def exemplar_text(exemplars: list[dict]) -> str:
-    """Our exemplar trajectories as ReAct prompt text (the finish step has no Observation line, as in the paper)."""
-    out = ""
-    for e in exemplars:
-        t = Trajectory.from_json(e)
-        out += t.header + "\n" + "".join(render_step(i, s) for i, s in enumerate(t.steps, 1))
-    return out
+def exemplar_prompt(exemplars: list[dict]) -> str:
+    """Our exemplar records as ReAct prompt text: each one's transcript (the finish step has no Observation line)."""
+    return "".join(Trajectory.from_json(e).render() for e in exemplars)
 
 
-def prompt(method: str, task: str = "hotpotqa", exemplars: list[dict] | None = None) -> str:
-    """The few-shot prefix for a method: instruction, a blank line, the exemplars.
+def prompt(style: str, task: str = "hotpotqa", exemplars: list[dict] | None = None, *,
+           zero_shot: bool = False) -> str:
+    """The few-shot prefix in one of the four styles (react, act, cot, standard): instruction, blank line, exemplars.
 
-    ReAct, Act and CoT-SC-then-ReAct share one set of exemplars; the methods differ only by deleted lines.
+    ReAct and Act share one set of exemplars; the styles differ only by deleted lines. Which style a method
+    prompts with is in `react_teach.methods`. With `zero_shot` the prefix is empty: a model fine-tuned on the
+    format is prompted with its question alone, as the paper's fine-tuned models were (section 3.3).
     """
-    from .data import load_exemplars
-
-    base = method_base(method)
-    react = exemplar_text(exemplars if exemplars is not None else load_exemplars(task))
-    instruction = INSTRUCTIONS[task] if base in ("react", "act") else PLAIN_INSTRUCTIONS[task]
-    return instruction + "\n" + DERIVE[base](react)
-
-
-def method_base(method: str) -> str:
-    """The exemplar style a method prompts with: react, act, cot or standard."""
-    return {"cot-sc": "cot", "react-cotsc": "react", "cotsc-react": "react"}.get(method, method)
+    if style not in DERIVE:
+        raise ValueError(f"a prompt style is one of {', '.join(DERIVE)}, not {style!r} "
+                         "(methods.get(name).prompt(task) finds a method's style)")
+    if zero_shot:
+        return ""
+    instruction = INSTRUCTIONS[task] if style in ("react", "act") else PLAIN_INSTRUCTIONS[task]
+    react = exemplar_prompt(exemplars if exemplars is not None else load_exemplars(task))
+    return instruction + "\n" + DERIVE[style](react)
 
 
 def load_prompt_file(path: str | Path, key: str) -> str:
@@ -139,5 +136,5 @@ def load_prompt_file(path: str | Path, key: str) -> str:
         if key not in prompts:
             raise KeyError(f"{path.name} has no key {key!r}; it has {sorted(prompts)}")
         return prompts[key]
-    return exemplar_text([json.loads(line) for line in text.splitlines() if line.strip()])
+    return exemplar_prompt([json.loads(line) for line in text.splitlines() if line.strip()])
 

@@ -15,14 +15,15 @@ from __future__ import annotations
 import ast
 import json
 import operator
-import os
 import re
 import time
 from pathlib import Path
 from typing import Callable
 
+from . import llm as llm_mod
 from .llm import Usage
-from .trajectory import Step, Trajectory
+from .score import exact_match
+from .trajectory import Step, Trajectory, parse
 from .wiki import WikiEnv
 
 # ---------------------------------------------------------------------------------------------- tool calling
@@ -43,40 +44,36 @@ Chat = Callable[[list, list], tuple[dict, Usage]]  # (messages, tools) -> (assis
 
 
 def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
-    """Grammar-constrained tool calls on a local chat model (ChatML, as the bundled SmolLM2 uses).
+    """Grammar-constrained tool calls on a local chat model (the bundled SmolLM2, or the GGUF file at `path`).
 
     llama.cpp samples under a grammar made from a JSON schema, so every reply is a well-formed call
     ``{"tool": "search" | "lookup" | "finish", "argument": "..."}``: the model cannot write anything else. Tool
-    results go back as user turns; underneath, a tool message is only more text in the context.
+    results go back as user turns; underneath, a tool message is only more text in the context. The model is the
+    one `llm.from_spec` already loaded (one copy in memory), and its own chat template writes the turns.
     """
-    from llama_cpp import Llama, LlamaGrammar
+    from llama_cpp import LlamaGrammar  # optional and heavy: only this function needs it
 
-    from .llm import bundled_path
-
-    model = Llama(model_path=str(path or bundled_path()), n_ctx=8192, n_threads=os.cpu_count(), verbose=False)
+    model = llm_mod.from_spec(f"local:{path}" if path else "local", cache=False).model
     schema = {"type": "object", "required": ["tool", "argument"],
               "properties": {"tool": {"enum": [t["function"]["name"] for t in TOOLS]},
                              "argument": {"type": "string", "maxLength": 120}}}
     grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
 
-    def turn(role: str, text: str) -> str:
-        return f"<|im_start|>{role}\n{text}<|im_end|>\n"
+    def as_text(m: dict, listing: str) -> dict:
+        """One message as a plain chat turn: the model has no tool roles, so calls and results become text."""
+        if m["role"] == "system":
+            return {"role": "system", "content": f"{m['content']}\nTools:\n{listing}\nReply with one JSON tool call."}
+        if m["role"] == "assistant":
+            calls = m.get("tool_calls") or []
+            return {"role": "assistant", "content": json.dumps({"tool": calls[0]["function"]["name"], "argument": next(
+                iter(json.loads(calls[0]["function"]["arguments"]).values()), "")}) if calls else m["content"] or ""}
+        return {"role": "user", "content": f"Observation: {m['content']}" if m["role"] == "tool" else m["content"]}
 
     def chat(messages, tools):
         listing = "\n".join(f"- {t['function']['name']}: {t['function']['description']}" for t in tools)
-        text = ""
-        for m in messages:
-            if m["role"] == "system":
-                text += turn("system", f"{m['content']}\nTools:\n{listing}\nReply with one JSON tool call.")
-            elif m["role"] == "assistant":
-                calls = m.get("tool_calls") or []
-                text += turn("assistant", json.dumps({"tool": calls[0]["function"]["name"], "argument": next(iter(
-                    json.loads(calls[0]["function"]["arguments"]).values()), "")}) if calls else m["content"] or "")
-            else:
-                text += turn("user", f"Observation: {m['content']}" if m["role"] == "tool" else m["content"])
-        r = model.create_completion(text + "<|im_start|>assistant\n", grammar=grammar, temperature=0.0,
-                                    max_tokens=max_tokens)
-        u, out = r["usage"], r["choices"][0]["text"]
+        r = model.create_chat_completion([as_text(m, listing) for m in messages], grammar=grammar, temperature=0.0,
+                                         max_tokens=max_tokens)
+        u, out = r["usage"], r["choices"][0]["message"]["content"] or ""
         try:
             call = json.loads(out)
             message = {"role": "assistant", "content": None, "tool_calls": [{"id": f"call{len(messages)}",
@@ -104,7 +101,10 @@ def openai_chat(model: str, base_url: str | None = None, api_key: str | None = N
 
 def tool_calling(question: str, chat: Chat, wiki, max_calls: int = 7) -> Trajectory:
     """The ReAct loop with structured calls: each tool call runs in the same `WikiEnv`, each result goes back as a
-    ``tool`` message. A call the environment cannot run becomes an observation, as in text ReAct."""
+    ``tool`` message. A call the environment cannot run becomes an observation, as in text ReAct.
+
+    It is not `react_teach.loop.Loop`: a chat turn returns a structured call, where the Loop continues a text
+    transcript from a cue and cuts it at a stop. The environment and the trajectory are the same ones."""
     env = WikiEnv(wiki)
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
     t = Trajectory(question, method="tool-calling")
@@ -153,8 +153,6 @@ def to_chat(t: Trajectory) -> dict:
 
 def export_finetune(trajectories, path: str | Path, golds: dict[str, str] | None = None) -> int:
     """Write the finished trajectories (the correct ones, when `golds` maps questions to answers) as JSONL."""
-    from .score import exact_match
-
     keep = [t for t in trajectories if t.answer and t.steps and all(s.thought and s.action for s in t.steps)
             and (golds is None or exact_match(t.answer, golds.get(t.question, "")))]
     Path(path).write_text("".join(json.dumps(to_chat(t), ensure_ascii=False) + "\n" for t in keep), encoding="utf-8")
@@ -190,8 +188,6 @@ def validate_finetune(path: str | Path) -> list[str]:
 
 def from_chat(example: dict) -> Trajectory:
     """Back from a training example to a trajectory (the validator's round trip)."""
-    from .trajectory import parse
-
     text = "\n".join(m["content"] for m in example["messages"][1:])
     return parse(text)
 

@@ -21,7 +21,7 @@ real one. You can play the model yourself with the script backend:
     Observation 1: Hamlet is a play by Shakespeare..
     Thought 2: It says Shakespeare.
     Action 2: Finish[Shakespeare]
-    Observation 2: Episode finished.
+    Observation 2: Episode finished, reward = 0
     <BLANKLINE>
 """
 from __future__ import annotations
@@ -30,73 +30,53 @@ import re
 import time
 
 from . import ablate
-from .llm import LLM, Completion, Usage, cut_at_stop
+from . import llm as llm_mod
+from .llm import LLM, Usage, cut_at_stop
+from .loop import Loop
 from .score import majority
 from .trajectory import Step, Trajectory
-from .wiki import WikiEnv
+from .wiki import LocalWiki, WikiEnv
 
 MAX_STEPS = {"hotpotqa": 7, "fever": 5}  # the paper's limits
-METHODS = ("standard", "cot", "cot-sc", "act", "react", "react-cotsc", "cotsc-react")
 
 
-class Agent:
+class Agent(Loop):
     """ReAct (or Act) one step at a time, so that a person can pause, read, edit a thought and resume.
 
     `think_act()` asks the model for the next Thought and Action; `observe()` runs the action; `step()` does both.
     `edit(k, thought)` cuts the trajectory before step k, puts your thought in, lets the model write the action
-    under the same rules, and carries on from there.
+    under the same rules, and carries on from there (`edit(k, thought, action)` gives both).
     """
 
     def __init__(self, question: str, *, llm: LLM | None = None, wiki=None, env=None, method: str = "react",
                  task: str = "hotpotqa", max_steps: int | None = None, prefix: str | None = None,
                  gold: str | None = None, use_stop: bool = True, max_tokens: int = 100):
-        from . import llm as llm_mod, wiki as wiki_mod
-
         if method not in ("react", "act"):
             raise ValueError(f"Agent steps react or act, not {method!r}")
-        self.llm = llm if llm is not None else llm_mod.default()
-        self.env = env if env is not None else WikiEnv(wiki if wiki is not None else wiki_mod.LocalWiki.course(),
-                                                      gold=gold)  # with a gold answer, finish reports the reward
-        self.method, self.task, self.use_stop, self.max_tokens = method, task, use_stop, max_tokens
-        self.max_steps = max_steps or MAX_STEPS.get(task, 7)
-        self.prefix = prompt_prefix(self.llm, method, task) if prefix is None else prefix
-        self.trajectory = Trajectory(question, method=method, task=task)
-        self.pending: Step | None = None  # thought and action written, observation not yet
-        self.done = False
+        if env is None:  # with a gold answer, finish reports the reward
+            env = WikiEnv(wiki if wiki is not None else LocalWiki.course(), gold=gold)
+        llm = llm if llm is not None else llm_mod.default()
+        super().__init__(llm, prompt_prefix(llm, method, task) if prefix is None else prefix,
+                         Trajectory(question, method=method, task=task), env,
+                         max_steps=max_steps or MAX_STEPS.get(task, 7), max_tokens=max_tokens)
+        self.method, self.task, self.use_stop = method, task, use_stop
 
-    # -- what the model sees
-    def transcript(self) -> str:
-        """The context so far: exemplars, question, every finished step."""
-        return self.prefix + self.trajectory.render()
+    def cue(self, i: int) -> str:
+        return f"Thought {i}:" if self.method == "react" else f"Action {i}:"
 
-    @property
-    def i(self) -> int:
-        return len(self.trajectory.steps) + 1
+    def stop(self, i: int) -> list[str] | None:
+        # the official stop: the model never writes an observation of its own. Teaching mode (use_stop=False)
+        # lets it run on, to show what it would invent there.
+        return [f"\nObservation {i}:"] if self.use_stop else None
 
-    def _call(self, prompt: str, stop: list[str] | None, max_tokens: int | None = None) -> Completion:
-        started = time.perf_counter()
-        c = self.llm.complete(prompt, stop=stop, temperature=0.0, max_tokens=max_tokens or self.max_tokens)[0]
-        t = self.trajectory
-        t.n_calls += 1
-        t.usage = t.usage + c.usage
-        t.seconds += time.perf_counter() - started
-        return c
-
-    # -- one step
-    def think_act(self) -> Step:
-        if self.pending is not None:
-            return self.pending
-        i, t = self.i, self.trajectory
-        cue = f"Thought {i}:" if self.method == "react" else f"Action {i}:"
-        stop = [f"\nObservation {i}:"]
-        text = self._call(self.transcript() + cue, stop if self.use_stop else None,
-                          None if self.use_stop else 2 * self.max_tokens).text
+    def parse(self, text: str, i: int) -> Step:
         invented = None
         if not self.use_stop:  # teaching mode: keep what the model wrote where the environment should have
+            stop = f"\nObservation {i}:"
             raw = text
-            text, cut = cut_at_stop(raw, stop)
-            invented = raw[len(text) + len(stop[0]):].strip() if cut else None
-        text = re.sub(rf"^\s*{cue}", "", text)  # chat models sometimes repeat the cue
+            text, cut = cut_at_stop(raw, [stop])
+            invented = raw[len(text) + len(stop):].strip() if cut else None
+        text = re.sub(rf"^\s*{self.cue(i)}", "", text)  # chat models sometimes repeat the cue
         if self.method == "act":
             step = Step(None, text.strip().split("\n")[0].strip())
         else:
@@ -106,73 +86,37 @@ class Agent:
             else:
                 # No action line (or more than one): count a bad call, keep the first line as the thought and
                 # ask again for the action alone, exactly as the official code does.
-                t.n_badcalls += 1
-                t.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
+                self.trajectory.n_badcalls += 1
+                self.trajectory.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
                 thought = text.strip().split("\n")[0].strip()
-                action = self._call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:", ["\n"]).text.strip()
-                step = Step(thought, action)
+                step = Step(thought, self.call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:",
+                                               ["\n"]).strip())
         step.invented = invented
-        self.pending = step
         return step
 
-    def observe(self) -> Step:
-        step = self.think_act() if self.pending is None else self.pending
+    def act(self, step: Step) -> tuple[str, bool]:
         action = step.action or ""
         # The official harness lower-cases only the first letter: Search[x] -> search[x]
-        obs, done = self.env.step(action[:1].lower() + action[1:])
-        step.observation = obs
-        self.trajectory.steps.append(step)
-        self.pending = None
-        if done:
-            self.done = True
-            self.trajectory.answer = getattr(self.env, "answer", None)
-        return step
+        return self.env.step(action[:1].lower() + action[1:])
 
-    def step(self) -> Step:
-        self.think_act()
-        return self.observe()
+    def close(self) -> None:
+        """Without a finish the answer is empty, as in the official code."""
+        finished = bool(self.env.done)
+        self.trajectory.answer = self.env.answer if finished else ""
+        self.trajectory.extra["finished"] = finished
 
-    def run(self) -> Trajectory:
-        """Step until finish or the step limit; without a finish the answer is empty, as in the official code."""
-        while not self.done and len(self.trajectory.steps) < self.max_steps:
-            self.step()
-        if not self.done:
-            self.done = True
-            self.trajectory.answer = ""
-            self.trajectory.extra["finished"] = False
-        else:
-            self.trajectory.extra.setdefault("finished", True)
-        return self.trajectory
-
-    # -- editing mid-trajectory (property D)
-    def edit(self, k: int, thought: str | None = None, action: str | None = None) -> Step:
-        """Replace step k's thought (and optionally its action) and continue from there.
-
-        Steps after k-1 are dropped, the environment is replayed to where step k began, your text goes in as step
-        k, and the model writes the action if you did not (``Action k:`` with stop ``"\\n"``), then the action runs.
-        """
-        if not 1 <= k <= len(self.trajectory.steps) + 1:
-            raise ValueError(f"step {k} does not exist yet; the trajectory has {len(self.trajectory.steps)} steps")
-        keep = self.trajectory.steps[: k - 1]
-        self.env.reset()
-        for s in keep:  # the tools are deterministic: replaying the actions restores the environment
-            a = s.action or ""
-            self.env.step(a[:1].lower() + a[1:])
-        self.trajectory.steps = keep
-        self.trajectory.answer, self.done, self.pending = None, False, None
-        self.trajectory.extra.pop("finished", None)
+    def human_step(self, k: int, thought: str | None, action: str | None) -> Step:
         if self.method == "act":
             thought = None
-        if action is None:
+        if action is None:  # the model writes the action under your thought, with the rules of a re-ask
             cue = f"Thought {k}: {thought}\nAction {k}:" if thought is not None else f"Action {k}:"
-            action = self._call(self.transcript() + cue, ["\n"]).text.strip()
-        self.pending = Step(thought, action, author="human")
-        return self.observe()
+            action = self.call(self.transcript() + cue, ["\n"]).strip()
+        return Step(thought, action, author="human")
 
 
-def prompt_prefix(llm: LLM, method: str, task: str) -> str:
+def prompt_prefix(llm: LLM, style: str, task: str) -> str:
     """The few-shot exemplars, or nothing for a fine-tuned model: it learned the format, as in the paper's 3.3."""
-    return "" if getattr(llm, "zero_shot", False) else ablate.prompt(method, task)
+    return ablate.prompt(style, task, zero_shot=getattr(llm, "zero_shot", False))
 
 
 def _answer_from(text: str) -> str | None:
@@ -184,7 +128,7 @@ def _answer_from(text: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
-def _one_call(method: str, question: str, llm: LLM, task: str, temperature: float = 0.0, n: int = 1,
+def one_call(method: str, question: str, llm: LLM, task: str, temperature: float = 0.0, n: int = 1,
               prefix: str | None = None) -> list[Trajectory]:
     """Standard and CoT: one completion per sample, the answer read off the text."""
     header = ("Claim: " if task == "fever" else "Question: ") + question + "\n"
@@ -209,12 +153,13 @@ def _one_call(method: str, question: str, llm: LLM, task: str, temperature: floa
     return trajs
 
 
-def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, temperature: float = 0.7) -> Trajectory:
+def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, temperature: float = 0.7,
+           prefix: str | None = None) -> Trajectory:
     """Self-consistency: n CoT samples at temperature 0.7, the majority answer wins (compared after normalising).
 
     The prompt is the same for every sample, so a local model prefills it once and samples n times.
     """
-    samples = _one_call("cot", question, llm, task, temperature=temperature, n=n)
+    samples = one_call("cot", question, llm, task, temperature=temperature, n=n, prefix=prefix)
     answer, count = majority([s.answer for s in samples])
     winner = next((s for s in samples if s.answer == answer), samples[0])
     usage = sum((s.usage for s in samples), Usage())
@@ -223,42 +168,8 @@ def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, tempera
                       extra={"finished": count > 0, "n": n, "majority": count, "samples": [s.answer for s in samples]})
 
 
-def _merge(method: str, first: Trajectory, second: Trajectory, backoff: bool) -> Trajectory:
-    """A hybrid's result: the answer of whichever ran last, the cost of both."""
-    final = second if backoff else first
-    t = Trajectory(first.question, final.steps, final.answer, method=method, task=first.task,
-                   n_calls=first.n_calls + (second.n_calls if backoff else 0),
-                   n_badcalls=first.n_badcalls + (second.n_badcalls if backoff else 0),
-                   usage=first.usage + (second.usage if backoff else Usage()),
-                   seconds=first.seconds + (second.seconds if backoff else 0.0))
-    t.extra = {**final.extra, "backoff": backoff, "first": first.to_json()}
-    return t
+def solve(method: str, question: str, **kw) -> Trajectory:
+    """Run one method on one question: `react_teach.methods.solve`, kept here where the notebooks import it."""
+    from .methods import solve as run_method  # methods imports this module: a top-level import would be a cycle
 
-
-def solve(method: str, question: str, *, llm: LLM | None = None, wiki=None, task: str = "hotpotqa",
-          max_steps: int | None = None, n: int = 21, gold: str | None = None) -> Trajectory:
-    """Run one of the seven methods on one question and return its trajectory."""
-    from . import llm as llm_mod, wiki as wiki_mod
-
-    llm = llm if llm is not None else llm_mod.default()
-    if method in ("react", "act", "react-cotsc", "cotsc-react") and wiki is None:
-        wiki = wiki_mod.LocalWiki.course()
-
-    def react_run() -> Trajectory:
-        return Agent(question, llm=llm, wiki=wiki, task=task, max_steps=max_steps, gold=gold).run()
-
-    if method in ("react", "act"):
-        return Agent(question, llm=llm, wiki=wiki, method=method, task=task, max_steps=max_steps, gold=gold).run()
-    if method in ("standard", "cot"):
-        return _one_call(method, question, llm, task)[0]
-    if method == "cot-sc":
-        return cot_sc(question, llm, task, n=n)
-    if method == "react-cotsc":  # ReAct first; CoT-SC when ReAct gives no answer within the step limit
-        first = react_run()
-        return _merge(method, first, cot_sc(question, llm, task, n=n) if not first.extra.get("finished") else first,
-                      not first.extra.get("finished"))
-    if method == "cotsc-react":  # CoT-SC first; ReAct when the majority has fewer than n/2 votes
-        first = cot_sc(question, llm, task, n=n)
-        weak = first.extra["majority"] < n / 2
-        return _merge(method, first, react_run() if weak else first, weak)
-    raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    return run_method(method, question, **kw)

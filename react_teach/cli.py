@@ -22,11 +22,10 @@ import time
 from pathlib import Path
 
 # Only what every verb needs is imported here: `--help` and bad use answer at once, without loading llama.cpp.
-from .agent import METHODS
+from . import methods
 from .common import one_line
 from .protocol import LLMError
 
-NO_WIKI = ("standard", "cot", "cot-sc")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal escapes from an input file are shown, not obeyed
 
 
@@ -46,7 +45,7 @@ def _llm(spec: str | None):
 
 def _wiki(spec: str | None, method: str):
     from . import wiki
-    return None if method in NO_WIKI else wiki.from_spec(spec or "local")
+    return wiki.from_spec(spec or "local") if methods.needs_wiki(method) else None
 
 
 def _positive(a, *names) -> None:
@@ -128,7 +127,7 @@ def cmd_wiki(a) -> int:
 
 def prompt_text(path: str, key: str) -> str:
     """The paper's prompt JSON (an object of prompt strings) or our exemplar JSONL (one or more trajectories)."""
-    from .ablate import exemplar_text
+    from .ablate import exemplar_prompt
 
     text = Path(path).read_text(encoding="utf-8")
     try:
@@ -147,11 +146,11 @@ def prompt_text(path: str, key: str) -> str:
         if line.strip():
             try:
                 e = json.loads(line)
-                exemplar_text([e])
+                exemplar_prompt([e])
             except (ValueError, TypeError, KeyError, AttributeError):
                 raise UsageError(f"{path}:{k}: not an exemplar trajectory (question and steps)") from None
             exemplars.append(e)
-    return exemplar_text(exemplars)
+    return exemplar_prompt(exemplars)
 
 
 def cmd_ablate(a) -> int:
@@ -213,7 +212,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=Parser)
 
     def common(q):
-        q.add_argument("--method", default="react", choices=METHODS)
+        q.add_argument("--method", default="react", choices=methods.names())
         q.add_argument("--task", default="hotpotqa", choices=("hotpotqa", "fever"))
         q.add_argument("--llm", help="local, local:PATH.gguf, openai:MODEL, openai-compatible:URL#MODEL, "
                                      "script:FILE, replay:FILE (default: $REACT_TEACH_LLM or local)")

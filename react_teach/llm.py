@@ -163,7 +163,7 @@ def from_spec(spec: str, *, cache: bool = True, completions: Sequence[str] = ())
     >>> from_spec("gpt")
     Traceback (most recent call last):
     ...
-    react_teach.protocol.LLMError: unknown model spec 'gpt': use local, local:PATH.gguf, openai:MODEL, openai-compatible:BASE_URL#MODEL, script:FILE, replay:FILE or record:FILE::SPEC
+    react_teach.protocol.LLMError: unknown model spec 'gpt': use local, local:PATH.gguf, local:ft-react (or ...
     """
     kind, _, rest = spec.partition(":")
     if kind not in BUILDERS or (kind in NEEDS_REST and not rest):

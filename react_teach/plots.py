@@ -11,26 +11,26 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
+from . import methods
+from .views import ENV_COLOUR, MODEL_COLOUR
+
 # Table 1 of the paper (PaLM-540B): HotpotQA exact match and FEVER accuracy, in percent.
 TABLE1 = {"standard": (28.7, 57.1), "cot": (29.4, 56.3), "cot-sc": (33.4, 60.4), "act": (25.7, 58.9),
           "react": (27.4, 60.9), "cotsc-react": (34.2, 64.6), "react-cotsc": (35.1, 62.0)}
-SUPERVISED_SOTA = (67.5, 89.5)
-ORDER = ("standard", "cot", "cot-sc", "act", "react", "cotsc-react", "react-cotsc")
 
-# model lines and environment lines keep their colours everywhere in the course
-MODEL_COLOUR, ENV_COLOUR, PAPER_COLOUR = "#1f5fa8", "#2e8b57", "#b0b0b0"
+PAPER_COLOUR = "#b0b0b0"  # the paper's bars; ours take the model's colour from the trajectory views
 
 
 def table1(ours: dict[str, float], task: str = "hotpotqa", label: str = "ours") -> plt.Figure:
     """Bars of our scores (fractions) beside the paper's Table 1 for the methods we ran."""
     col = 0 if task == "hotpotqa" else 1
-    methods = [m for m in ORDER if m in ours]
+    shown = [m for m in methods.names() if m in ours]
     fig, ax = plt.subplots(figsize=(8, 3.6))
-    x = range(len(methods))
-    ax.bar([i - 0.2 for i in x], [TABLE1[m][col] for m in methods], 0.4, color=PAPER_COLOUR,
-           label="paper: PaLM-540B, dev questions")
-    ax.bar([i + 0.2 for i in x], [100 * ours[m] for m in methods], 0.4, color=MODEL_COLOUR, label=label)
-    ax.set_xticks(list(x), methods)
+    x = range(len(shown))
+    paper = [TABLE1[m][col] if m in TABLE1 else float("nan") for m in shown]  # a method of ours: no paper bar
+    ax.bar([i - 0.2 for i in x], paper, 0.4, color=PAPER_COLOUR, label="paper: PaLM-540B, dev questions")
+    ax.bar([i + 0.2 for i in x], [100 * ours[m] for m in shown], 0.4, color=MODEL_COLOUR, label=label)
+    ax.set_xticks(list(x), shown)
     ax.set_ylabel("EM (%)" if task == "hotpotqa" else "accuracy (%)")
     ax.set_title(f"{'HotpotQA' if task == 'hotpotqa' else 'FEVER'}: different model, different questions")
     ax.legend(frameon=False, fontsize=8)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from . import __version__, llm as llm_mod, wiki as wiki_mod
+from . import __version__, llm as llm_mod, methods, wiki as wiki_mod
 from .agent import solve
 from .common import RESULTS_HEADER, one_line, write_atomic
 from .protocol import PromptError
@@ -44,7 +44,6 @@ try:
 except ImportError:  # Windows: no advisory locks, so no protection against a second writer there
     fcntl = None
 
-NO_WIKI = ("standard", "cot", "cot-sc")  # methods that never call a tool
 CHECKED = ("method", "task", "llm", "wiki", "questions", "version")
 
 
@@ -116,10 +115,10 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
         raise RunFileError(f"the question id {next(i for i in ids if ids.count(i) > 1)!r} appears twice")
     texts = {i: _question(q, task) for i, q in zip(ids, questions)}
     llm = llm if llm is not None else llm_mod.default()
-    if wiki is None and method not in NO_WIKI:
+    if wiki is None and methods.needs_wiki(method):
         wiki = wiki_mod.LocalWiki.course()
     head = {RESULTS_HEADER: 1, "method": method, "task": task, "llm": getattr(llm, "name", None),
-            "wiki": getattr(wiki, "name", None) if method not in NO_WIKI else None,
+            "wiki": getattr(wiki, "name", None) if methods.needs_wiki(method) else None,
             "questions": questions_sha, "version": __version__}
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out):
@@ -169,7 +168,7 @@ def _run(method, questions, out, ids, texts, head, force, *, llm, wiki, task, ma
         if stop.is_set():
             return
         try:
-            t = solve(method, texts[i], llm=llm, wiki=wiki if method not in NO_WIKI else None, task=task,
+            t = solve(method, texts[i], llm=llm, wiki=wiki if methods.needs_wiki(method) else None, task=task,
                       max_steps=max_steps, n=n_samples)
             line = result_line(t, {**q, "id": i}, task)
         except (PromptError, UnicodeError) as e:  # this question's own failure: recorded, and the run goes on

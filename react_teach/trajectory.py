@@ -53,9 +53,9 @@ class Trajectory:
     def header(self) -> str:
         return ("Claim: " if self.task == "fever" else "Question: ") + self.question
 
-    def render(self, *, numbered: bool = True) -> str:
+    def render(self) -> str:
         """The transcript text exactly as it is appended to the prompt."""
-        return self.header + "\n" + "".join(render_step(i, s, numbered) for i, s in enumerate(self.steps, 1))
+        return self.header + "\n" + "".join(render_step(i, s) for i, s in enumerate(self.steps, 1))
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -74,16 +74,15 @@ class Trajectory:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
 
-def render_step(i: int, step: Step, numbered: bool = True) -> str:
+def render_step(i: int, step: Step) -> str:
     """One step's lines; a missing part leaves its line out (Act has no Thought, a sparse step may have no Action)."""
-    n = f" {i}" if numbered else ""
     out = ""
     if step.thought is not None:
-        out += f"Thought{n}: {step.thought}\n"
+        out += f"Thought {i}: {step.thought}\n"
     if step.action is not None:
-        out += f"Action{n}: {step.action}\n"
+        out += f"Action {i}: {step.action}\n"
     if step.observation is not None:
-        out += f"Observation{n}: {step.observation}\n"
+        out += f"Observation {i}: {step.observation}\n"
     return out
 
 

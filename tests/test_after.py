@@ -92,6 +92,7 @@ def test_tool_calling_loop_uses_the_same_environment(wiki):
     assert t.answer == "Arthur's Magazine" and t.n_calls == 3 and t.usage.prompt_tokens == 30
 
 
+@pytest.mark.slow
 def test_grammar_constrained_tool_calls_on_the_bundled_model(wiki):
     t = tool_calling("Which magazine was started first, Arthur's Magazine or First for Women?", local_chat(), wiki,
                      max_calls=3)
@@ -100,3 +101,22 @@ def test_grammar_constrained_tool_calls_on_the_bundled_model(wiki):
         if s.action is not None:
             assert s.action.split("[", 1)[0] in ("search", "lookup", "finish") and s.action.endswith("]")
             assert not s.observation.startswith("Invalid action")
+
+
+@pytest.mark.slow
+def test_local_chat_reuses_the_model_the_course_already_loaded(local_llm, monkeypatch):
+    import llama_cpp
+
+    loads = []
+    real = llama_cpp.Llama
+
+    class Counting(real):
+        def __init__(self, *a, **kw):
+            loads.append(kw.get("model_path"))
+            super().__init__(*a, **kw)
+
+    monkeypatch.setattr(llama_cpp, "Llama", Counting)
+    message, usage = local_chat()([{"role": "system", "content": "Answer."}, {"role": "user", "content": "Q?"}],
+                                  [{"function": {"name": "finish", "description": "end"}}])
+    assert loads == [] and usage.prompt_tokens > 0  # no second copy of the model in memory
+    assert message["role"] == "assistant"

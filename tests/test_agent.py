@@ -30,7 +30,7 @@ def test_a_scripted_model_reproduces_an_exemplar_exactly(wiki):
     agent = Agent(e["question"], llm=llm, wiki=wiki, prefix=prefix)
     t = agent.run()
     expected = Trajectory.from_json({"question": e["question"], "steps": e["steps"]})
-    expected.steps[-1].observation = "Episode finished."
+    expected.steps[-1].observation = "Episode finished, reward = 0"
     assert agent.transcript() == prefix + expected.render()
     assert t.answer == e["answer"] and t.n_calls == len(e["steps"]) and t.n_badcalls == 0
     for i, (p, kw) in enumerate(llm.requests, 1):
@@ -84,6 +84,19 @@ def test_edit_a_thought_and_resume(wiki):
     assert t.answer == "1844" and [s.author for s in t.steps] == ["human", "model"]
     with pytest.raises(ValueError, match="does not exist yet"):
         agent.edit(9, "x")
+
+
+def test_an_edit_branches_and_leaves_the_trajectory_run_returned_unchanged(wiki):
+    # a model that follows the edit: after the new thought it searches, reads and answers right
+    llm = ScriptLLM([" I will guess.\nAction 1: Finish[Paris]", " Search[Arthur's Magazine]",
+                     " It started in 1844.\nAction 2: Finish[1844]"])
+    agent = Agent("When was Arthur's Magazine started?", llm=llm, wiki=wiki, prefix="")
+    original = agent.run()
+    before = original.to_json()
+    agent.edit(1, "I should search Arthur's Magazine first.")
+    edited = agent.run()
+    assert edited.answer == "1844" and edited is not original
+    assert original.to_json() == before and original.answer == "Paris" and original.steps[0].author == "model"
 
 
 def test_edit_replays_the_environment_to_where_step_k_began(wiki):
@@ -167,6 +180,7 @@ APPLE = ("Aside from the Apple Remote, what other device can control the program
          "designed to interact with?")
 
 
+@pytest.mark.slow
 def test_cli_ask_json_on_the_bundled_model():
     r = subprocess.run([sys.executable, "-m", "react_teach", "ask", APPLE, "--json"], capture_output=True,
                        text=True, timeout=600)
@@ -180,6 +194,7 @@ def test_cli_ask_json_on_the_bundled_model():
         assert d["usage"]["cached_tokens"] > 0
 
 
+@pytest.mark.slow
 def test_cot_sc_prefills_its_prompt_once(local_llm):
     one = solve("cot", "Which magazine was started first, Arthur's Magazine or First for Women?", llm=local_llm)
     local_llm.complete("unrelated text to evict the cache", max_tokens=1)
@@ -189,6 +204,7 @@ def test_cot_sc_prefills_its_prompt_once(local_llm):
     assert len(sc.extra["samples"]) == 3
 
 
+@pytest.mark.slow
 def test_chat_recipe_against_a_loopback_server(llama_server, wiki):
     from react_teach.llm import from_spec
 
@@ -205,7 +221,7 @@ def test_a_gold_answer_makes_finish_report_the_reward_like_the_official_env(wiki
     t = Agent("Q?", llm=ScriptLLM([" so\nAction 1: Finish[The Louvre]"]), wiki=wiki, prefix="", gold="louvre").run()
     assert t.steps[0].observation == "Episode finished, reward = 1"
     t = Agent("Q?", llm=ScriptLLM([" so\nAction 1: Finish[Prado]"]), wiki=wiki, prefix="").run()
-    assert t.steps[0].observation == "Episode finished."
+    assert t.steps[0].observation == "Episode finished, reward = 0"
 
 
 def test_the_course_index_is_opened_once_while_the_corpus_is_unchanged():

@@ -53,6 +53,7 @@ def jupyter(request, tmp_path):
     lab.wait(timeout=30)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_notebook_08_widgets_render_and_respond(jupyter):
     from playwright.sync_api import sync_playwright

@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from react_teach import cli, failures
+from react_teach import cli, failures, labels
 from react_teach.failures import (CATEGORIES, FAILURE, FALSE_POSITIVE, HALLUCINATION, LABEL_AMBIGUITY,
                                   PAPER_TABLE2, REASONING_ERROR, SEARCH_RESULT_ERROR, SUCCESS, TRUE_POSITIVE,
-                                  UNREADABLE, UNSCORED, LabelStore, cohen_kappa, label, label_file, sample, table2)
+                                  UNREADABLE, UNSCORED, LabelStore, cohen_kappa, label, label_file, sample, shares)
 from react_teach.trajectory import Step, Trajectory
 
 Q = "Who wrote the play Hamlet?"
@@ -281,7 +281,7 @@ def test_the_200_real_trajectories(real):
             if column.startswith("cot"):
                 assert r["signals"]["acting"] is False and r["category"] != SEARCH_RESULT_ERROR
                 assert r["signals"]["support"] == ("supporting facts" if given else "none")
-        tables[column] = ours = table2(rows)
+        tables[column] = ours = shares(rows)
         for group in (SUCCESS, FAILURE):  # a proper distribution within each non-empty group
             if sum(r["category"] in group for r in rows):
                 assert sum(ours[c] for c in group) == pytest.approx(100.0)
@@ -304,12 +304,12 @@ def test_sample_takes_up_to_n_of_each_per_method_and_is_repeatable():
     assert len(sample(rows, n=100, seed=0)) == 60  # fewer rows than n: all of them
 
 
-def test_table2_is_within_each_group():
+def test_shares_are_within_each_group():
     rows = [{"category": TRUE_POSITIVE}] * 3 + [{"category": FALSE_POSITIVE}] + [{"category": HALLUCINATION}] * 2
-    t = table2(rows + [{"category": UNREADABLE}])
+    t = shares(rows + [{"category": UNREADABLE}])
     assert t[TRUE_POSITIVE] == 75.0 and t[FALSE_POSITIVE] == 25.0 and t[HALLUCINATION] == 100.0
     assert t[REASONING_ERROR] == 0.0
-    assert table2([{"category": TRUE_POSITIVE}])[HALLUCINATION] is None  # no failures: no percentages
+    assert shares([{"category": TRUE_POSITIVE}])[HALLUCINATION] is None  # no failures: no percentages
 
 
 # ---------------------------------------------------------------------------------------------------- kappa
@@ -354,10 +354,49 @@ def test_label_store_write_is_atomic(tmp_path, monkeypatch):
 
     def crash(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(failures.os, "replace", crash)
+    monkeypatch.setattr(labels.os, "replace", crash)
     with pytest.raises(OSError):
         store.set(2, HALLUCINATION)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["mine.jsonl"]
     monkeypatch.undo()
     path.write_text(path.read_text() + "not json\n{\"key\": 5}\n")  # a hand-edited file: bad lines are skipped
     assert LabelStore(path).all() == {1: {"category": TRUE_POSITIVE, "note": ""}}
+
+
+# ------------------------------------------------------------------------------- false positives (issue 14.7)
+def test_a_thought_copied_from_an_exemplar_is_a_false_positive():
+    exemplar = "Leonid Levin studied at Moscow State University. Both of them studied in Moscow, so the answer is yes."
+    t = traj(("I need to search Hamlet.", "Search[Hamlet]", FOUND),
+             ("Hamlet is a tragedy written by William Shakespeare around 1600.", "Finish[William Shakespeare]",
+              "Episode finished."))
+    lab = label(t, GOLD, exemplars=[exemplar, "Hamlet is a tragedy written by William Shakespeare around 1600."])
+    assert lab.category == FALSE_POSITIVE and lab.signals["copied_thoughts"] == [2]
+    assert lab.evidence[0].startswith("thought 2 repeats an exemplar of the prompt word for word")
+    mine = label(t, GOLD, exemplars=[exemplar])  # the same run, reasoned in its own words
+    assert mine.category == TRUE_POSITIVE and mine.signals["copied_thoughts"] == []
+
+
+def test_a_yes_no_answer_about_a_name_no_observation_mentions_is_a_false_positive():
+    q = "Were Nicholas Ray and Tennessee Williams born in the same year?"
+    ray = "Nicholas Ray was an American film director, born in 1911."
+    williams = "Tennessee Williams was an American playwright, born in 1911."
+    guessed = traj(("Search Ray.", "Search[Nicholas Ray]", ray), finish("yes"), question=q)
+    lab = label(guessed, "yes", exemplars=[])
+    assert lab.category == FALSE_POSITIVE and lab.signals["unseen_names"] == ["Tennessee Williams"]
+    assert lab.evidence[0] == 'answer "yes" rests on "Tennessee Williams", which no observation mentions'
+    failed = traj(("Search Ray.", "Search[Nicholas Ray]", ray), ("And Williams.", "Search[Williams T]",
+                  "Could not find Williams T. Similar: ['Tennessee Williams']."), finish("yes"), question=q)
+    assert label(failed, "yes", exemplars=[]).category == FALSE_POSITIVE  # a failed search shows nothing
+    read = traj(("Search Ray.", "Search[Nicholas Ray]", ray), ("Williams.", "Search[Tennessee Williams]", williams),
+                finish("yes"), question=q)
+    lab = label(read, "yes", exemplars=[])
+    assert lab.category == TRUE_POSITIVE and lab.signals["unseen_names"] == []
+
+
+def test_hq018_the_known_copied_guess_is_a_false_positive():
+    from react_teach.data import data_dir
+
+    rows = {r["id"]: r for r in label_file(data_dir() / "runs" / "hotpotqa_react.jsonl")}
+    hq018 = rows["hq018"]
+    assert hq018["correct"] is True and hq018["category"] == FALSE_POSITIVE
+    assert hq018["signals"]["copied_thoughts"] == [2] and hq018["signals"]["unseen_names"] == ["Leonid Levin"]

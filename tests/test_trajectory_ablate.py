@@ -6,6 +6,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from react_teach import methods
 from react_teach.ablate import load_prompt_file, prompt, to_act, to_cot, to_standard
 from react_teach.data import data_dir, load_exemplars
 from react_teach.trajectory import Step, Trajectory, parse
@@ -86,7 +87,9 @@ def test_our_prompts_are_built_from_one_set_of_exemplars():
     body = react.split("Examples follow.\n\n", 1)[1]
     assert to_act(body) == act.split("Examples follow.\n\n", 1)[1]
     assert prompt("standard").count("\nAnswer: ") == 6 and prompt("cot").count("Let's think step by step.") == 6
-    assert prompt("cot-sc") == prompt("cot") and prompt("react-cotsc") == react
+    assert methods.get("cot-sc").prompt() == prompt("cot") and methods.get("react-cotsc").prompt() == react
+    with pytest.raises(ValueError, match="prompt style"):
+        prompt("cot-sc")  # a method, not a style: the registry knows which style it uses
     assert prompt("react", "fever").count("Claim: ") == 3
 
 

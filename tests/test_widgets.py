@@ -43,14 +43,14 @@ def test_editor_steps_edits_resumes_and_compares(wiki, tmp_path):
                      " It was started in 1844.\nAction 2: Finish[1844]"])
     agent = Agent("When was Arthur's Magazine started?", llm=llm, wiki=wiki, prefix="")
     ed = TraceEditor(agent, gold="1844")
-    ed.think.click()
+    ed.think_button.click()
     assert agent.pending is not None and "waiting for the environment" in ed.view.value
-    ed.observe.click()
+    ed.observe_button.click()
     assert agent.done and list(ed.branches) == ["original"]
     assert ed.branches["original"].answer == "1900"
     ed.step_k.value = 1
     ed.thought.value = "I should search Arthur's Magazine first."
-    ed.edit.click()
+    ed.edit_button.click()
     assert agent.trajectory.answer == "1844" and agent.trajectory.steps[0].author == "human"
     assert list(ed.branches) == ["original", "edit 1: step 1"]
     html = ed.compare("original", "edit 1: step 1")
@@ -63,7 +63,7 @@ def test_editor_steps_edits_resumes_and_compares(wiki, tmp_path):
     other = TraceEditor(Agent("x", llm=ScriptLLM([]), wiki=wiki, prefix=""))
     other.load(path)
     assert other.branches["edit 1: step 1"].answer == "1844"
-    ed.think.click()  # the episode is over: the button says so instead of calling the model
+    ed.think_button.click()  # the episode is over: the button says so instead of calling the model
     assert "episode is over" in ed.status.value
 
 
@@ -106,3 +106,36 @@ def test_failure_labeller_saves_reloads_and_measures_agreement(tmp_path):
     assert again.agreement() == cohen_kappa(auto, human)
     again.show(2)
     assert "unreadable" in again.suggestion.value
+
+
+def test_editor_keeps_the_widgets_own_observe(wiki):
+    ed = TraceEditor(Agent("Q?", llm=ScriptLLM([" x\nAction 1: Finish[y]"]), wiki=wiki, prefix=""))
+    seen = []
+    ed.observe(lambda change: seen.append(change["new"]), names="layout")  # traitlets' observe, not a button
+    ed.layout = {"width": "50%"}
+    assert len(seen) == 1
+
+
+def test_the_editor_edits_a_household_agent_as_it_edits_a_wikipedia_one():
+    from react_teach.household import HouseholdAgent, Task
+
+    task = Task("pick", "cd", "drawer 1", (("desk 1", ("cd 1",)), ("drawer 1", ())))
+    llm = ScriptLLM([" go to drawer 1", " look",  # lost: the model never goes to the desk
+                     " go to desk 1", " take cd 1 from desk 1", " go to drawer 1", " open drawer 1",
+                     " put cd 1 in/on drawer 1"])
+    agent = HouseholdAgent(task, llm=llm, prefix="", max_steps=2)
+    ed = TraceEditor(agent)
+    ed.think_button.click()
+    ed.observe_button.click()
+    ed.end_button.click()
+    assert agent.done and agent.trajectory.answer == "" and list(ed.branches) == ["original"]
+    agent.max_steps = 8
+    ed.step_k.value = 2
+    ed.thought.value = "think: the cd must be on the desk."
+    ed.edit_button.click()
+    assert agent.trajectory.answer == "success" and ed.branches["original"].answer == ""
+    assert [s.author for s in agent.trajectory.steps][:2] == ["model", "human"]
+    assert agent.trajectory.steps[1].observation == "OK." and "edit 1: step 2" in ed.branches
+    ed.step_k.value, ed.thought.value, ed.action.value = 1, "", ""
+    ed.edit_button.click()  # a household step is a thought or an action: nothing given is refused, on screen
+    assert "one of the two" in ed.status.value
