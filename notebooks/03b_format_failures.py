@@ -16,7 +16,7 @@
 import re
 
 from react_teach import check, llm
-from react_teach.data import data_dir, load_exemplars, read_jsonl
+from react_teach.data import data_dir, load_exemplars, load_questions, read_jsonl
 from react_teach.llm import cut_at_stop
 from react_teach.score import exact_match
 
@@ -105,20 +105,37 @@ def summary(results):
             "steps": sum(s for _, _, s, _ in results), "calls": sum(c for _, _, _, c in results)}
 
 
+def wilson(k, n, z=1.96):
+    """The 95% Wilson interval of a proportion k/n, in percent."""
+    p, d = k / n, 1 + z * z / n
+    half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
+    return f"{100 * (p + z * z / (2 * n) - half) / d:.0f}-{100 * (p + z * z / (2 * n) + half) / d:.0f}%"
+
+
 before = summary([(r, r["answer"] or "", len(r["steps"]), r["n_calls"]) for r in rows])
 after = summary([(r, *replay(r)) for r in rows])
+always = {a: summary([(r, a, 0, 0) for r in rows])["EM"] for a in ("yes", "no")}
 unsure = sum(any(b < ran_past(r) for b in r.get("bad_steps", [])) for r in past)
 # NBVAL_CHECK_OUTPUT
-print(f"{'':>22}{'n':>5}{'finished':>10}{'EM':>5}{'steps':>7}{'calls':>7}")
+print(f"{'':>22}{'n':>4}{'finished':>10}{'EM':>4}{'EM 95% CI':>11}{'steps':>7}{'calls':>7}")
 for name, s in (("one stop (recorded)", before), ("two stops (replayed)", after)):
-    print(f"{name:>22}{s['n']:>5}{s['finished']:>10}{s['EM']:>5}{s['steps']:>7}{s['calls']:>7}")
+    print(f"{name:>22}{s['n']:>4}{s['finished']:>10}{s['EM']:>4}{wilson(s['EM'], s['n']):>11}"
+          f"{s['steps']:>7}{s['calls']:>7}")
+for a, k in always.items():
+    print(f"{'always ' + repr(a):>22}{len(rows):>4}{'':>10}{k:>4}{wilson(k, len(rows)):>11}")
 print(f"({unsure} of the {len(past)} affected runs had a re-prompt before the cut: their replay is a best guess)")
+overlap = {q["id"] for q in load_questions("hotpotqa") if q.get("overlaps_exemplar")}
+fair = [r for r in rows if r["id"] not in overlap]
+em_fair = [summary([(r, r["answer"] or "", 0, 0) for r in fair])["EM"], summary([(r, *replay(r)) for r in fair])["EM"]]
+print(f"EM without the {len(rows) - len(fair)} questions that overlap the exemplars: {em_fair[0]} -> {em_fair[1]} "
+      f"of {len(fair)}")
 
 # %% [markdown]
 # Read the table for what it is. The second stop is a **harness** fix: most runs now end with an answer, and with
-# a third fewer calls, because the model no longer burns its remaining steps on `Invalid action`. It is not an
-# accuracy fix: EM barely moves, because this 135M-parameter model's answers were mostly wrong before it ran past
-# them. With 40 questions, one more right answer is 2.5 points, well inside the noise.
+# far fewer calls (the last column), because the model no longer burns its remaining steps on `Invalid action`.
+# It is not an accuracy fix: EM barely moves, because this 135M-parameter model's answers were mostly wrong before
+# it ran past them. With 40 questions, one more right answer is 2.5 points, well inside the interval, and a
+# constant answer (the last two rows) still beats both.
 #
 # ## 5. The same fix, live
 #
@@ -128,7 +145,6 @@ print(f"({unsure} of the {len(past)} affected runs had a re-prompt before the cu
 
 # %%
 from react_teach.agent import Agent
-from react_teach.data import load_questions
 from react_teach.wiki import LocalWiki
 
 
@@ -151,17 +167,26 @@ predicted = replay(next(r for r in rows if r["id"] == "hq018"))
 print("live:", (live.answer, len(live.steps), live.n_calls), "| replay predicted:", predicted)
 
 # %% [markdown]
-# If the two differ, your CPU's arithmetic led the model down another path somewhere before the cut (llama.cpp is
-# deterministic on one machine, not across machines); the recorded table above is still exact for the run it
-# replays.
+# If the two differ, one of two things happened before the cut. Your CPU's arithmetic may have led the model down
+# another path (llama.cpp is deterministic on one machine, not across machines), or the prompt changed: two facts
+# in the exemplars' observations (Milhouse's voice actor, First for Women's publisher) were corrected after this
+# run was recorded. The replayed table above stays exact for the runs it replays.
 
 # %% [markdown]
 # ## 6. Copying an exemplar
 #
-# Look at the live run's last thought. The question was whether Stephen Cook was born before Leonid Levin; the
-# thought talks about where they *studied*, because the sixth exemplar asks "Did Pavel Urysohn and Leonid Levin
-# both study in Moscow?" and its thought says "Leonid Levin studied at Moscow State University." The answer `yes`
-# is right, and the reasoning is copied: a false positive in the paper's Table 2 terms.
+# Read the recorded run of that question again. It asks whether Stephen Cook was born before Leonid Levin; the
+# last thought talks about where they *studied*.
+
+# %%
+hq018 = next(r for r in rows if r["id"] == "hq018")
+print(hq018["question"])
+print("Thought 2:", hq018["steps"][1]["thought"])
+print("The sixth exemplar:", load_exemplars("hotpotqa")[5]["question"])
+
+# %% [markdown]
+# The sixth exemplar's thought says "Leonid Levin studied at Moscow State University." The answer `yes` is right,
+# and the reasoning is copied: a false positive in the paper's Table 2 terms.
 #
 # How often does a thought copy an exemplar word for word? Split every thought into sentences (on `". "`, the way
 # the tool splits pages) and look for sentences of five words or more that appear in an exemplar's thoughts.
