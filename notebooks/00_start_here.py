@@ -2,7 +2,7 @@
 # # 00 · Start here
 #
 # In this notebook you will
-# - see the map of the course: twelve notebooks that build the ReAct loop from nothing;
+# - see the map of the course: a dozen short notebooks that build the ReAct loop from nothing;
 # - pick the language model the course talks to (the bundled one works offline);
 # - make your first call to it, once with a stop sequence and once without, and see why the difference matters.
 #
@@ -12,7 +12,7 @@
 # to look up, and what comes back keeps the reasoning honest.
 
 # %% [markdown]
-# ## The map
+# ## 1. The map
 #
 # | notebook | one idea |
 # |---|---|
@@ -20,6 +20,7 @@
 # | 01 the bare loop | an agent is a policy over a growing context; you play the model |
 # | 02 a weak Wikipedia | the paper's search / lookup / finish tool, weak on purpose |
 # | 03 the stop token | a model invents its own observations unless the harness stops it |
+| format failures | running past `Finish` into an invented question, and copying an exemplar |
 # | 04 deleted lines | Standard, CoT and Act are the ReAct exemplars with lines deleted |
 # | 05 running ablations | every method on the course questions, beside the paper's Table 1 |
 # | 06 self-consistency and back-off | CoT-SC and the two hybrids |
@@ -33,7 +34,7 @@
 # plain cells first, then say where it now lives in the module.
 
 # %% [markdown]
-# ## Pick a model
+# ## 2. Pick a model
 #
 # The course talks to a model through one function, `complete(prompt, stop=..., temperature=..., max_tokens=...)`.
 # Which model answers is a *spec* string:
@@ -61,7 +62,7 @@ model = llm.default()
 print(f"{model.name} ready in {time.perf_counter() - started:.1f} s")
 
 # %% [markdown]
-# ## A first call
+# ## 3. A first call
 #
 # A language model continues text. Give it the start of a question-and-answer transcript and it writes the answer,
 # and then it keeps going, because nothing tells it to stop: it writes the next question too, and answers that.
@@ -91,6 +92,11 @@ stopped.text
 stopped.usage
 
 # %% [markdown]
+# There is a second cache, on disk. `llm.default()` keeps every temperature-0 answer in a file, so running this
+# notebook again returns the same text *and the same usage* (what the call cost when it was computed), with
+# `seconds` at 0. To watch the key-value cache itself, ask the model without the disk cache:
+# `llm.default(cache=False)` (exercise 2).
+#
 # This is the whole trick of notebook 03 in miniature: in ReAct the model is stopped at `"\nObservation"`, so that
 # the *environment* writes the observation, not the model.
 
@@ -99,14 +105,41 @@ stopped.usage
 # - The course talks to a model through one call, `complete(prompt, stop=..., ...)`, whichever model it is.
 # - A model left alone keeps writing, including lines that are not its to write.
 # - A stop sequence hands control back to the program at a place you choose.
+# - Two caches make repeats cheap: the model's key-value cache (`cached_tokens`) and the course's disk cache.
 #
 # ## Exercises
-# 1. Change the prompt so that the model answers in French. Does the stop sequence still give one line?
-# 2. Call `model.complete(prompt, stop=["\nQuestion:"], max_tokens=40)`. What is different from `stop=["\n"]`?
-# 3. Look at `stopped.usage` after calling the same prompt twice. Which number changes, and why?
+# Each exercise ends with a checker. It prints `✓` when your answer is right, `✗` and a hint when it is not, and
+# `not yet` while the `...` is still there.
 
 # %%
-# NBVAL_CHECK_OUTPUT
-twice = model.complete(prompt, stop=["\nQuestion:"], max_tokens=40)[0]
-check("\nQuestion:" not in twice.text, "the stop sequence never appears in the text it ends")
-check(llm.cut_at_stop("Paris\nQuestion: x", ["\n"]) == ("Paris", True), "cut_at_stop cuts where a server would")
+from react_teach import exercises
+
+ex = exercises.of("start_here")
+
+# %% [markdown]
+# **1.** Write a stop list that leaves only the answer, whatever the model writes after it: a new question, a blank
+# line, or a second `Answer:` line. Try it on `model.complete(prompt, stop=my_stop, max_tokens=40)` too. Is `"\n"`
+# the only choice? What would `["\nQuestion:"]` keep?
+
+# %%
+my_stop = ...  # a list of strings
+
+ex[1](my_stop)
+
+# %% [markdown]
+# **2.** Call the same prompt twice on the model *without* the disk cache, and compare the two `usage` records.
+# Which field grows on the second call, and why? Answer with the field's name as a string.
+#
+# ```python
+# raw = llm.default(cache=False)
+# raw.complete("A different prompt first.", max_tokens=1)   # so that the cache starts from elsewhere
+# first, second = (raw.complete(prompt, stop=["\n"], max_tokens=40)[0].usage for _ in range(2))
+# ```
+
+# %%
+my_field = ...  # "prompt_tokens", "cached_tokens", "completion_tokens" or "seconds"
+
+ex[2](my_field)
+
+# %% [markdown]
+# **3.** Change the prompt so that the model answers in French. Does the stop sequence still give one line?

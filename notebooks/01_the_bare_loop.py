@@ -3,16 +3,17 @@
 #
 # In this notebook you will
 # - write an agent loop in a dozen lines: a policy, a tool, and a context that only grows;
-# - play the model yourself, one line at a time;
+# - play the model yourself: read the context, type the next move, read what the tool answers;
 # - add a *thought*: an action that changes nothing in the world and only adds to the context;
-# - hand the pen to the bundled model and watch what a 135M-parameter model does with it.
+# - swap seats and play the environment, writing the observations a model reads;
+# - hand the pen to the bundled model, then check that the course's `Agent` runs exactly the loop you wrote.
 #
 # The paper's formal setting (section 2): at step $t$ the agent has seen the context
 # $c_t = (o_1, a_1, \dots, a_{t-1}, o_t)$ and picks an action $a_t \sim \pi(a_t \mid c_t)$. With a language model
 # as the policy, the context *is* the prompt: text in, one more line out.
 
 # %% [markdown]
-# ## A tiny world
+# ## 1. A tiny world
 #
 # Two tools over a few facts. Each takes one argument in square brackets, the way the paper writes actions.
 
@@ -40,7 +41,7 @@ def tool(action: str) -> str:
 tool("country_of[Tokyo]"), tool("continent[Mars]"), tool("fly[home]")
 
 # %% [markdown]
-# ## The loop
+# ## 2. The loop
 #
 # The policy reads the context and writes the next action. The environment answers. Both lines are appended, and
 # the loop goes round again. That is all an agent is.
@@ -58,7 +59,7 @@ def bare_loop(question: str, policy, max_steps: int = 5) -> str:
 
 
 # %% [markdown]
-# ## You are the model
+# ## 3. You are the model, with moves written in advance
 #
 # The `script` backend answers each call with the next line you wrote. Here are three moves that answer the
 # question; the harness cuts each at the stop sequence `"\n"`, exactly as it would cut a real model.
@@ -75,7 +76,34 @@ def policy_of(model):
 print(bare_loop("On which continent is the country whose capital is Tokyo?", policy_of(me)))
 
 # %% [markdown]
-# ## A thought is an action without an observation
+# Those moves were fixed before the loop started: the script never read an observation. That is an *open* loop,
+# and it only works because we knew every answer in advance. A policy earns its name by reading the context.
+#
+# ## 4. You are the policy
+#
+# Below, the context is on screen and the pen is yours. Type the next line and press **Send**: an action such as
+# `country_of[Ottawa]` is answered by `tool`, a line that starts with `Thought:` is only appended. Finish with
+# `finish[...]`. Blue lines are yours to write, green ones the world's.
+#
+# The cell plays two moves for you, so that it runs unattended; delete the `.play([...])` to start from nothing.
+
+# %%
+from react_teach.play import EnvironmentSeat, PolicySeat
+
+seat = PolicySeat("On which continent is the country whose capital is Ottawa?", tool)
+seat.play(["Thought: Ottawa is a capital; its country first, then that country's continent.",
+           "country_of[Ottawa]"])  # the scripted default: delete this line and play yourself
+seat
+
+# %% [markdown]
+# Whatever you typed, the context is plain text that only grows. (The widget above is live only in a running
+# notebook; this cell prints the text it holds.)
+
+# %%
+print(seat.context)
+
+# %% [markdown]
+# ## 5. A thought is an action without an observation
 #
 # ReAct widens the action space with language: $\hat{A} = A \cup L$. An action in $L$ is a thought. It calls no
 # tool and the world does not answer; the only thing that changes is the context, $c_{t+1} = (c_t, \hat{a}_t)$.
@@ -108,7 +136,25 @@ print(loop_with_thoughts("On which continent is the country whose capital is Tok
 # which every later step can read. Whether that helps depends on the model reading it: that is the paper's bet.
 
 # %% [markdown]
-# ## Now the bundled model plays
+# ## 6. You are the environment
+#
+# Now swap seats. The model writes each action (here a scripted one, so the cell runs anywhere) and you write the
+# observation it will read. Nothing forces you to tell the truth: the model cannot tell your line from a tool's.
+
+# %%
+actor = llm.from_spec("script:", completions=[" country_of[Ottawa]", " continent[Canada]", " finish[North America]"])
+world = EnvironmentSeat("On which continent is the country whose capital is Ottawa?", actor)
+world.play(["Canada", "North America"])  # the scripted default: delete this line and answer yourself
+print(world.context)
+
+# %% [markdown]
+# With a real model the next action depends on what you wrote. Try
+# `EnvironmentSeat(question, llm.default(), prefix=example)` after the next section has defined `example`, and
+# answer `continent[Canada]` with `Asia`: does the model finish with your lie? That is why, in ReAct, the harness
+# and never the model writes the observation (notebook 03).
+
+# %% [markdown]
+# ## 7. Now the bundled model plays
 #
 # We give the model one worked example (a *few-shot* prompt) and the same loop. It sees the example, then the new
 # question, and must write each action. A 135M-parameter model is small: read what it does, whatever it is.
@@ -132,24 +178,99 @@ print(trace)
 # Whatever the model wrote, the *loop* did its job: every observation above came from `tool`, never from the
 # model, and the loop ended at `finish` or at the step limit. Getting the *policy* right is the model's job, and
 # the rest of the course is about how the prompt, the tool and the harness help or hinder it.
+
+# %% [markdown]
+# ## 8. The same loop, from the module
 #
 # The loop now lives in `react_teach.agent.Agent`, with the paper's exact prompt format, its tool, and a way to
-# step through it one line at a time.
+# step through it one line at a time. `Agent` takes any environment with a `step(action)` method that returns the
+# observation and whether the episode is over. Give it our tiny world, the Act format (no thoughts) and the same
+# scripted moves, and record every prompt each loop sends to the model: the two loops should be indistinguishable.
+
+# %%
+from react_teach.agent import Agent
+
+
+class TinyWorld:
+    """`tool` as an environment: an observation, and whether the episode is over."""
+    answer = None
+
+    def step(self, action):
+        if action.startswith("finish["):
+            self.answer = action[len("finish["):-1]
+        return tool(action), action.startswith("finish[")
+
+    def reset(self):
+        self.answer = None
+
+
+moves = [" country_of[Rome]", " continent[Italy]", " finish[Europe]"]
+question = "On which continent is the country whose capital is Rome?"
+ours = llm.Recorder(llm.from_spec("script:", completions=moves))
+theirs = llm.Recorder(llm.from_spec("script:", completions=moves))
+mine = bare_loop(question, policy_of(ours))
+agent = Agent(question, llm=theirs, env=TinyWorld(), method="act", prefix="")
+module = agent.run().render()
+# NBVAL_CHECK_OUTPUT
+check(mine == module, "bare_loop and Agent write the same context")
+check([p for p, _ in ours.requests] == [p for p, _ in theirs.requests], "and send the model the same prompts")
+agent.trajectory.answer
+
+# %% [markdown]
+# One difference hides in the stop: `bare_loop` stops the model at `"\n"`, `Agent` at `"\nObservation i:"` and
+# then keeps the action's first line, which is the same thing for a one-line move. For the two-line moves of ReAct
+# (a thought, then an action) that difference is the whole story of notebook 03.
 
 # %% [markdown]
 # ## Summary
 # - An agent is a loop: a policy reads the context and writes an action; the environment writes an observation.
 # - With a language model, the context is the prompt, and it only grows.
+# - A policy reads its observations before it acts (closed loop); moves fixed in advance are not a policy.
 # - A thought is an action in language: no tool runs, no observation comes back, the context grows by one line.
+# - The model cannot tell who wrote an observation, which is why the environment's seat is never the model's.
 #
 # ## Exercises
-# 1. Play the model badly: script a move `fly[Tokyo]`. What does the loop append? Does it crash?
-# 2. Give `bare_loop` a policy that never says `finish`. What stops it?
-# 3. Add a third tool, `capital_of[country]`, and a question that needs it.
+# Each exercise ends with a checker: `✓` when your answer is right, `✗` and a hint when it is not, `not yet` while
+# the `...` is still there.
 
 # %%
-# NBVAL_CHECK_OUTPUT
-bad = llm.from_spec("script:", completions=[" fly[Tokyo]"] * 3)
-run = bare_loop("Where?", policy_of(bad), max_steps=3)
-check("Invalid action: fly[Tokyo]" in run, "a bad action becomes an observation, not an exception")
-check(run.count("\nAction") + run.startswith("Action") == 3, "the step limit ends a loop that never finishes")
+from react_teach import exercises
+
+ex = exercises.of("the_bare_loop")
+
+# %% [markdown]
+# **1.** Write a policy that *reads*: `my_policy(context)` gets the context so far (it ends with `Action t:`) and
+# returns the next action. It must answer "On which continent is the country whose capital is X?" for any city
+# in `COUNTRY_OF`, in three actions. The checker runs it in `bare_loop` on four cities.
+
+# %%
+def my_policy(context: str) -> str:
+    ...  # your code here: find the city in the question, then read the Observation lines
+
+
+ex[1](my_policy)
+
+# %% [markdown]
+# **2.** Add a third tool, `capital_of[country]`, to a copy of `tool`: `capital_of[Japan]` answers `Tokyo`, an
+# unknown country answers a message that names it, and every other action answers as before.
+
+# %%
+def my_tool(action: str) -> str:
+    ...  # your code here
+
+
+ex[2](my_tool)
+
+# %% [markdown]
+# **3.** You are the environment. The model wrote these five actions, in order: `country_of[Rome]`,
+# `continent[Italy]`, `fly[Rome]`, `continent[Mars]`, `finish[Europe]`. Write the observation `tool` would return
+# for each, to the letter.
+
+# %%
+my_observations = [..., ..., ..., ..., ...]
+
+ex[3](my_observations)
+
+# %% [markdown]
+# **4.** Give `bare_loop` a policy that never says `finish`. What stops it, and what would stop it if `max_steps`
+# were gone?

@@ -20,7 +20,7 @@ env = WikiEnv(wiki)
 len(wiki.titles())
 
 # %% [markdown]
-# ## search[entity]: the exact title, or a list of near misses
+# ## 1. search[entity]: the exact title, or a list of near misses
 #
 # If a page has exactly that title (any case, or a redirect), the observation is its first five sentences.
 
@@ -46,7 +46,7 @@ env.step("search[Front Row software]")
 env.step("search[Adam Clayton Powell]")
 
 # %% [markdown]
-# ## lookup[keyword]: Ctrl+F, one sentence at a time
+# ## 2. lookup[keyword]: Ctrl+F, one sentence at a time
 #
 # The five sentences rarely hold everything. `lookup` walks through the sentences of the *current* page that contain
 # the keyword, one per call, telling you where you are: `(Result k / n)`.
@@ -61,7 +61,7 @@ env.step("search[Colorado orogeny]")
 # page you searched last: it cannot jump to another page.
 
 # %% [markdown]
-# ## The strings, exactly
+# ## 3. The strings, exactly
 #
 # The official code splits the page on newlines, then on `". "`, and puts a period back on every piece. So the
 # last sentence of a paragraph ends with two periods, and an abbreviation such as "U.S. " would split a sentence in
@@ -82,7 +82,7 @@ env.step("think[I might need the High Plains page next]"), env.step("Search[High
 # with a capital S is invalid *for the tool*: the harness lower-cases the first letter before calling it (notebook 03).
 
 # %% [markdown]
-# ## Why weak is a design choice
+# ## 4. Why weak is a design choice
 #
 # A question about the High Plains' elevation cannot be answered by one search: the model must search the orogeny,
 # look up its eastern sector, notice the disambiguation, and search the right page. Each of those moves is decided in
@@ -99,7 +99,7 @@ questions = load_questions("hotpotqa")
 Counter(q["level"] for q in questions), Counter(q["type"] for q in questions)
 
 # %% [markdown]
-# ## Local and live
+# ## 5. Local and live
 #
 # `LocalWiki` is SQLite with a full-text index (FTS5): exact titles first, BM25-ranked similar titles when there is
 # no exact hit. When you are online, `LiveWiki` gives the same observations from real Wikipedia through the
@@ -126,14 +126,41 @@ Counter(q["level"] for q in questions), Counter(q["type"] for q in questions)
 # - Weak retrieval moves work into reasoning, which is what ReAct is about.
 #
 # ## Exercises
-# 1. Find a question in `questions` tagged hard and answer it by hand with `env.step`. How many actions did you need?
-# 2. Search `Milhouse`. Which lookup keyword finds whom he was named after? Does `lookup[named after]` work?
-# 3. Search a title in lower case, and with a typo. Which one does the tool forgive?
+# Each exercise ends with a checker: `✓` when your answer is right, `✗` and a hint when it is not, `not yet` while
+# the `...` is still there.
 
 # %%
-# NBVAL_CHECK_OUTPUT
-env = WikiEnv(wiki)
-env.step("search[Milhouse]")
-check(env.step("lookup[named]")[0].startswith("(Result 1 / 1)"), "lookup[named] finds the naming sentence")
-check(env.step("search[milhouse van houten]")[0].startswith("Milhouse Van Houten is"), "search forgives case")
-check(env.step("search[Milhouse Van Hoten]")[0].startswith("Could not find"), "search does not forgive typos")
+from react_teach import exercises
+
+ex = exercises.of("a_weak_wikipedia")
+env = WikiEnv(wiki)  # a fresh environment to experiment with
+next(q["question"] for q in questions if q["id"] == "hq003")
+
+# %% [markdown]
+# **1.** Answer the hard question above by hand with `env.step(...)`, then write down the actions you used, in
+# order, ending with `finish[...]`. The checker replays them: the answer must be right *and* must have appeared in
+# an observation before you finished (a right guess is still a guess). How many actions did you need?
+
+# %%
+my_actions = [...]  # e.g. ["search[...]", ..., "finish[...]"]
+
+ex[1](my_actions)
+
+# %% [markdown]
+# **2.** Search `Milhouse Van Houten`. Which `lookup` keyword finds the sentence that says whom he was named after?
+# Try `lookup[named after]` first, and explain what you see.
+
+# %%
+my_keyword = ...  # a string
+
+ex[2](my_keyword)
+
+# %% [markdown]
+# **3.** Which of these searches show a page, and which say `Could not find`? Predict first, then try them.
+# What does the tool forgive: case, a typo, a missing pair of brackets?
+
+# %%
+candidates = ["milhouse van houten", "Milhouse Van Hoten", "High Plains", "Front Row software", "front row (software)"]
+my_pages = [...]  # the candidates that show a page
+
+ex[3](my_pages)

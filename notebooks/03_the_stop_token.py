@@ -3,8 +3,8 @@
 #
 # In this notebook you will
 # - let a real model write past its Thought and Action, and read the Observation it invents;
-# - hand the pen back to the environment with one stop sequence, as the official code does;
-# - see the re-prompt fallback when the model writes no action line;
+# - write one ReAct step yourself: stop, split, and re-prompt when the action line is missing;
+# - check that the course's `Agent` does exactly what you wrote, then run it on the bundled model;
 # - measure format adherence step by step over the course questions, and the cost of N+1 calls for N steps.
 #
 # A language model continues text. The ReAct prompt is a transcript in which `Observation` lines follow every
@@ -24,7 +24,7 @@ APPLE = ("Aside from the Apple Remote, what other device can control the program
 print(prefix[:700], "...")
 
 # %% [markdown]
-# ## Without the stop sequence
+# ## 1. Without the stop sequence
 #
 # `use_stop=False` calls the model on `prompt + "Thought 1:"` with no stop and twice the usual token budget. The
 # harness then cuts the text where `Observation 1:` begins, and keeps what came after it as `invented`.
@@ -43,11 +43,75 @@ print("ENVIRONMENT  Observation 1:", step.observation)
 # prompt, every later step would build on it.
 
 # %% [markdown]
-# ## With the stop sequence
+# ## 2. Stop, split, re-prompt: one step in plain code
 #
-# The official loop calls the model on `prompt + f"Thought {i}:"` with `stop=[f"\nObservation {i}:"]`, splits the
-# text on `f"\nAction {i}: "`, lower-cases the action's first letter, runs the tool, and appends all three lines.
-# The model never gets to write an observation: the harness stops it and writes the real one.
+# The official loop calls the model on `prompt + f"Thought {i}:"` with `stop=[f"\nObservation {i}:"]`, so the
+# model never gets to write an observation. It splits the text on `f"\nAction {i}: "`. When that split does not
+# give exactly two parts (no action line, or two of them), it counts a *bad call*, keeps the first line as the
+# thought, and asks again on `... Thought i: {thought}\nAction i:` with the stop `"\n"`, for the action alone.
+
+# %%
+def think_act(prompt: str, i: int, model) -> tuple[str, str, bool]:
+    """One step's thought and action, and whether the re-prompt was needed."""
+    text = model.complete(prompt + f"Thought {i}:", stop=[f"\nObservation {i}:"], max_tokens=100)[0].text
+    parts = text.strip().split(f"\nAction {i}: ")
+    if len(parts) == 2:
+        return parts[0].strip(), parts[1].strip(), False
+    thought = text.strip().split("\n")[0].strip()
+    again = model.complete(prompt + f"Thought {i}: {thought}\nAction {i}:", stop=["\n"], max_tokens=100)[0]
+    return thought, again.text.strip(), True
+
+
+# %% [markdown]
+# The loop around it is notebook 01's: run the action (its first letter lower-cased, `Search[x]` becomes
+# `search[x]`, as the official harness does), append the three lines, stop at `finish` or after seven steps.
+
+# %%
+from react_teach.wiki import WikiEnv
+
+
+def my_react(question: str, model, prefix: str = "", max_steps: int = 7) -> tuple[str, int]:
+    env, context, bad = WikiEnv(wiki), f"Question: {question}\n", 0
+    for i in range(1, max_steps + 1):
+        thought, action, reprompted = think_act(prefix + context, i, model)
+        bad += reprompted
+        observation, done = env.step(action[:1].lower() + action[1:])
+        context += f"Thought {i}: {thought}\nAction {i}: {action}\nObservation {i}: {observation}\n"
+        if done:
+            break
+    return context, bad
+
+
+# %% [markdown]
+# Play the model with a script whose first move invents an observation, whose second forgets the action line, and
+# whose last finishes. Then give the same script to `react_teach.agent.Agent`, record the prompts both loops send,
+# and compare.
+
+# %%
+moves = [" I need to find the program the Apple Remote was made for.\nAction 1: Search[Apple Remote]\n"
+         "Observation 1: The Apple Remote controls Front Row.",
+         " It was made for Front Row. Its keys may be the answer.", " Search[Front Row (software)]",
+         " Front Row can also be controlled by the keyboard function keys.\nAction 3: Finish[keyboard function keys]"]
+ours, theirs = llm.Recorder(llm.from_spec("script:", completions=moves)), \
+    llm.Recorder(llm.from_spec("script:", completions=moves))
+mine, bad = my_react(APPLE, ours)
+module = Agent(APPLE, llm=theirs, wiki=wiki, prefix="").run()
+print(mine)
+# NBVAL_CHECK_OUTPUT
+check(mine == module.render(), "think_act + my_react write the context Agent writes")
+check([(p, kw["stop"]) for p, kw in ours.requests] == [(p, kw["stop"]) for p, kw in theirs.requests],
+      "with the same prompts and the same stops, call for call")
+check((bad, len(ours.requests)) == (module.n_badcalls, module.n_calls), "and count the same bad calls")
+
+# %% [markdown]
+# The invented `Observation 1` never reached the context: the stop cut it off, and the tool wrote the real one.
+# From here on the course uses `Agent`, which adds what a person needs around the same step: pausing between
+# thought and observation, editing a thought (notebook 08), and `use_stop=False`, the teaching mode of section 1.
+
+# %% [markdown]
+# ## 3. With the stop sequence, on the bundled model
+#
+# The same step, on the real model: the harness stops it, and every observation is the tool's.
 
 # %%
 agent = Agent(APPLE, llm=model, wiki=wiki, prefix=prefix)
@@ -64,11 +128,9 @@ print("answer:", repr(trace.answer), "| calls:", trace.n_calls, "| bad calls:", 
 # `OPENAI_API_KEY` set) or `llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for Ollama.
 
 # %% [markdown]
-# ## When no action line comes: the re-prompt
+# ## 4. The re-prompt, exactly
 #
-# Sometimes the model writes a thought and stops, or writes two actions. The split then fails. The official code
-# counts a *bad call*, keeps the first line as the thought, and asks again on `... Thought i: {thought}\nAction i:`
-# with the stop `"\n"`, so that the model writes the action alone. Here you play the model to see the exact prompts.
+# Here you play the model to see the exact prompts of a step whose first call writes no action line.
 
 # %%
 me = llm.Recorder(llm.from_spec("script:", completions=[
@@ -80,7 +142,7 @@ t = agent.run()
 [(p[-60:], kw["stop"]) for p, kw in me.requests[:2]], (t.n_calls, t.n_badcalls)
 
 # %% [markdown]
-# ## Format adherence, step by step
+# ## 5. Format adherence, step by step
 #
 # Seed readings of the paper suggest that a model follows the format better as the trajectory grows, because each
 # step adds one more example of the pattern to its context. Does our small model agree? The cell below reads a full
@@ -103,7 +165,7 @@ for i, n in enumerate(reached, 1):
     ax.text(i, 2, f"n={n}", ha="center", color="white", fontsize=8)
 ax.set_xlabel("step number")
 ax.set_ylabel("steps with an action line (%)")
-ax.set_title(f"Format adherence by step, {model.name}, {len(rows)} questions")
+ax.set_title(f"Format adherence by step, {rows[0].get('model', 'the recorded run')}, {len(rows)} questions")
 plt.show()
 
 # %% [markdown]
@@ -112,7 +174,7 @@ plt.show()
 # context.
 
 # %% [markdown]
-# ## The cost of N+1 calls
+# ## 6. The cost of N+1 calls
 #
 # Every step is a model call, plus one more whenever the re-prompt fires, and each call re-reads a prompt that
 # only grows. The local backend reuses its key-value cache for the part of the prompt it has already read.
@@ -136,14 +198,49 @@ print(f"{prompt_tokens:,} prompt tokens read, {cached:,} of them reused from the
 # - Text ReAct costs at least one model call per step, each over a growing prompt; a KV cache makes that affordable.
 #
 # ## Exercises
-# 1. Run the no-stop cell on another question from `react_teach.data.load_questions()`. Is the invented observation
-#    ever right?
-# 2. Make the script above write two `Action 1:` lines. What does the harness do?
-# 3. From `rows`, find the trajectories that used all seven steps. How many of them are correct?
+# Each exercise ends with a checker: `✓` when your answer is right, `✗` and a hint when it is not, `not yet` while
+# the `...` is still there.
 
 # %%
-# NBVAL_CHECK_OUTPUT
-two = llm.from_spec("script:", completions=[" a\nAction 1: Search[X]\nAction 1: Search[Y]", " Search[X]"])
-t = Agent("Q?", llm=two, wiki=wiki, prefix="", max_steps=1).run()
-check(t.n_badcalls == 1 and t.steps[0].action == "Search[X]", "two action lines count as a bad call")
-check(all(r["n_calls"] >= len(r["steps"]) for r in rows), "never fewer calls than steps")
+from react_teach import exercises
+
+ex = exercises.of("the_stop_token")
+
+# %% [markdown]
+# **1.** Write `my_stop(i)`, the stop list for step `i`. The checker feeds it continuations in which the model
+# writes past its action: the thought and the action must survive, the invented observation must not. Why is
+# `["Observation"]` not enough, and why not `["\n"]`?
+
+# %%
+def my_stop(i: int) -> list[str]:
+    ...  # your code here
+
+
+ex[1](my_stop)
+
+# %% [markdown]
+# **2.** Predict, then run: a script whose first completion writes *two* `Action 1:` lines, on a one-step agent.
+# How many model calls, and how many bad calls? Answer with the pair `(calls, bad_calls)`.
+#
+# ```python
+# two = llm.from_spec("script:", completions=[" a\nAction 1: Search[X]\nAction 1: Search[Y]", " Search[X]"])
+# t = Agent("Q?", llm=two, wiki=wiki, prefix="", max_steps=1).run()
+# ```
+
+# %%
+my_counts = (..., ...)
+
+ex[2](my_counts)
+
+# %% [markdown]
+# **3.** From `rows`, find the trajectories that used all seven steps. How many are there, and how many of them
+# are correct (`em`)? Compare with the paper's footnote: among *correct* ReAct trajectories, 0.84% used all 7 steps.
+
+# %%
+my_seven = (..., ...)  # (runs with seven steps, correct ones among them)
+
+ex[3](my_seven)
+
+# %% [markdown]
+# **4.** Run the no-stop cell of section 1 on another question from `react_teach.data.load_questions()`. Is the
+# invented observation ever right?

@@ -3,7 +3,8 @@
 #
 # In this notebook you will
 # - treat the exemplars as data: six hand-written ReAct trajectories;
-# - build the paper's baselines from them by deleting lines: Act (no thoughts), Standard (question and answer);
+# - build the paper's Act baseline yourself by deleting lines, then check it against the module's;
+# - derive Standard (question and answer only) the same way;
 # - see why CoT cannot be a pure deletion, and build it as a merge;
 # - count the positional pattern that a model copies from the prompt, and the step numbers it reads.
 #
@@ -16,7 +17,7 @@
 import difflib
 
 from react_teach import check
-from react_teach.ablate import prompt, to_act, to_cot, to_standard
+from react_teach.ablate import prompt, to_cot, to_standard
 from react_teach.data import load_exemplars
 from react_teach.trajectory import Trajectory
 
@@ -34,11 +35,33 @@ first = Trajectory.from_json(exemplars[4]).render()
 print(first)
 
 # %% [markdown]
-# ## Act: delete every Thought line
+# ## 1. Act: delete every Thought line
+#
+# A deletion is a filter over lines: keep every line that is not a `Thought i:` line, and keep each line exactly,
+# newline included, so that what is left is byte for byte the rest of the prompt.
 
 # %%
+import re
+
+
+def delete_thoughts(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True) if not re.match(r"Thought \d+: ", line))
+
+
 # NBVAL_CHECK_OUTPUT
-print(to_act(first))
+print(delete_thoughts(first))
+
+# %% [markdown]
+# The course's version is `react_teach.ablate.to_act` (one regular expression over the whole text). On every
+# exemplar of both tasks, the two must agree byte for byte:
+
+# %%
+from react_teach.ablate import to_act
+
+fever_text = "".join(Trajectory.from_json(e).render() for e in load_exemplars("fever"))
+# NBVAL_CHECK_OUTPUT
+check(delete_thoughts(react_text) == to_act(react_text), "HotpotQA: delete_thoughts == to_act, byte for byte")
+check(delete_thoughts(fever_text) == to_act(fever_text), "FEVER: delete_thoughts == to_act, byte for byte")
 
 # %% [markdown]
 # Line by line, the only difference between the two prompts is the thoughts:
@@ -51,14 +74,14 @@ added = [line for line in diff if line.startswith("+ ")]
 len(removed), all(line.startswith("Thought ") for line in removed), added
 
 # %% [markdown]
-# ## Standard: keep the question and the answer
+# ## 2. Standard: keep the question and the answer
 
 # %%
 # NBVAL_CHECK_OUTPUT
 print(to_standard(react_text))
 
 # %% [markdown]
-# ## CoT: a merge, not a deletion
+# ## 3. CoT: a merge, not a deletion
 #
 # Deleting the Action and Observation lines from ReAct would leave thoughts such as "I need to search Arthur's
 # Magazine", which point at results the CoT model never sees; and the facts it needs were in the Observation lines.
@@ -77,13 +100,12 @@ print(to_cot(first))
 # (`Answer: Yes`), and its CoT paragraphs were written by hand.
 
 # %% [markdown]
-# ## The pattern the model copies
+# ## 4. The pattern the model copies
 #
 # A few-shot prompt teaches a format by repetition. Count how often `Observation n` is followed by `Thought n+1`
 # in the ReAct exemplars, and how the numbering runs.
 
 # %%
-import re
 from collections import Counter
 
 lines = react_text.splitlines()
@@ -102,7 +124,7 @@ steps_per_exemplar, max(steps_per_exemplar)
 # steps are out of the pattern it was shown. The paper's limit of 7 steps sits just past the longest exemplar.
 
 # %% [markdown]
-# ## The prompts the methods use
+# ## 5. The prompts the methods use
 #
 # `react_teach.ablate.prompt(method)` puts an instruction in front of the derived exemplars. ReAct and Act share
 # the instruction that names the three actions; Standard and CoT, which call no tool, get a shorter one.
@@ -121,13 +143,45 @@ steps_per_exemplar, max(steps_per_exemplar)
 # - The model copies positions: Observation n is always followed by Thought n+1, and the step number is a counter.
 #
 # ## Exercises
-# 1. Write `to_reasoning_only`: ReAct without Action and Observation lines. Why is it a bad CoT prompt?
-# 2. Build the FEVER prompts: `prompt("act", "fever")`. Which label does each exemplar finish with?
-# 3. Count the tokens each prompt costs with `llm.default().complete(p, max_tokens=1)[0].usage.prompt_tokens`.
+# Each exercise ends with a checker: `✓` when your answer is right, `✗` and a hint when it is not, `not yet` while
+# the `...` is still there.
 
 # %%
-# NBVAL_CHECK_OUTPUT
-fever = prompt("act", "fever")
-examples = fever.split("Examples follow.")[1]
-check("Thought" not in examples, "the FEVER Act prompt has no thoughts")
-check(re.findall(r"Finish\[(.*?)\]", examples) == ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"], "one exemplar per label")
+from react_teach import exercises
+
+ex = exercises.of("deleted_lines")
+
+# %% [markdown]
+# **1.** Write `to_reasoning_only(text)`: ReAct without its Action and Observation lines, every other line kept as
+# it is. The checker runs it on the HotpotQA and FEVER exemplars. Then read its output: why is it a bad CoT prompt?
+
+# %%
+def to_reasoning_only(text: str) -> str:
+    ...  # your code here
+
+
+ex[1](to_reasoning_only)
+
+# %% [markdown]
+# **2.** Write your own Standard deletion, `my_standard(text)`: for each exemplar, its `Question:` (or `Claim:`)
+# line, then `Answer: ` and what the exemplar put inside `Finish[...]`. Do not call `to_standard`.
+
+# %%
+def my_standard(text: str) -> str:
+    ...  # your code here
+
+
+ex[2](my_standard)
+
+# %% [markdown]
+# **3.** Build the FEVER Act prompt, `prompt("act", "fever")`, and read it. Which label does each exemplar finish
+# with, in order?
+
+# %%
+my_labels = [...]  # e.g. ["SUPPORTS", ...]
+
+ex[3](my_labels)
+
+# %% [markdown]
+# **4.** Count the tokens each prompt costs with `llm.default().complete(p, max_tokens=1)[0].usage.prompt_tokens`.
+# How much of the ReAct prompt do the thoughts cost?

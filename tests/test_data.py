@@ -114,3 +114,57 @@ def test_a_file_that_is_neither_is_refused(tmp_path):
     f.write_text(json.dumps({"title": "nope"}) + "\n")
     with pytest.raises(ValueError, match="neither question nor claim"):
         read_questions(f)
+
+
+def test_questions_that_overlap_the_exemplars_are_marked():
+    """A test question that is an exemplar (or its paraphrase) measures copying, not reasoning: it is marked."""
+    for task, key in (("hotpotqa", "question"), ("fever", "claim")):
+        shown = {" ".join(e["question"].lower().split()) for e in load_exemplars(task)}
+        for q in load_questions(task):
+            same = " ".join(q[key].lower().split()) in shown
+            assert same <= bool(q.get("overlaps_exemplar")), f"{q['id']} is an exemplar and is not marked"
+            assert (q.get("overlap") == "verbatim") == same, q["id"]
+    marked = {q["id"] for t in ("hotpotqa", "fever") for q in load_questions(t) if q.get("overlaps_exemplar")}
+    assert marked == {"hq027", "hq051", "hq028", "hq029", "fv022", "fv029"}
+
+
+# Facts corrected against the record (issue 14); a fact that changes with time says when it held.
+CORRECTED = {
+    "Urho Kekkonen": "He resigned in October 1981 because of poor health and was succeeded by Mauno Koivisto, who "
+                     "took office in January 1982.",
+    "Seventh Avenue (Manhattan)": "Its southern section through Greenwich Village, called Seventh Avenue South, was "
+                                  "cut through in the 1910s when the avenue was extended during construction of a "
+                                  "subway line.",
+    "Charles Rangel": "Charles Rangel (June 11, 1930 – May 26, 2025) was an American politician who represented Harlem "
+                      "in the United States House of Representatives from 1971 to 2017.",
+    "Milhouse Van Houten": "He was voiced by Pamela Hayden until she retired from the show in November 2024, and was "
+                           "created by Matt Groening.",
+    "Pamela Hayden": "She was part of the show's supporting voice cast from its first season in 1989 until she retired "
+                     "from it in November 2024.",
+    "The Simpsons": "Supporting voice performers have included Pamela Hayden, who voiced Milhouse Van Houten until "
+                    "November 2024, and Tress MacNeille.",
+    "The Simpsons Movie": "Pamela Hayden voiced Milhouse Van Houten in the film, as she did in the series until 2024.",
+    "First for Women": "In 2022 Bauer sold the magazine to A360 Media.",
+    "FIFA World Cup": "From 1998 to 2022 the final tournament included 32 teams.",
+    "Paris": "Paris hosted the Summer Olympic Games in 1900, 1924 and 2024.",
+}
+STALE = ["He resigned in 1982", "below Greenwich Village", "(born June 11, 1930) is", "He is voiced by Pamela Hayden",
+         "who voices Milhouse", "as she does in the series", "She has been part of the show's", "From 1998 to 2018",
+         "in 1900 and 1924.", "magazine published by Bauer Media Group."]
+
+
+def test_corrected_facts_stay_corrected():
+    for title, sentence in CORRECTED.items():
+        assert sentence in BY_TITLE[title]["sentences"], title
+    text = " ".join(s for a in CORPUS for s in a["sentences"])
+    exemplars = json.dumps([load_exemplars(t) for t in ("hotpotqa", "fever")], ensure_ascii=False)
+    for old in STALE:
+        assert old not in text and old not in exemplars, old
+    first = BY_TITLE["First for Women"]["sentences"]
+    assert first[0].endswith("published by Bauer Media Group until 2022.") and first[2].startswith("As of 2020")
+    fever = {c["id"]: c for c in load_questions("fever")}
+    assert fever["fv024"]["claim"] == "Milhouse Van Houten was voiced by Pamela Hayden."
+    # fv077 is answered by the corpus's own Gustave Eiffel article, so it cannot be NOT ENOUGH INFO
+    assert fever["fv077"]["label"] == "SUPPORTS" and ["Gustave Eiffel", 6] in fever["fv077"]["evidence"]
+    hq050 = next(q for q in load_questions("hotpotqa") if q["id"] == "hq050")
+    assert "until 2022" in hq050["question"] and hq050["answer"] == "Hamburg"

@@ -1,0 +1,60 @@
+"""Checkers for the notebook "the stop token": the stop list of step i, what the harness does with two action
+lines, and a count from the committed run."""
+from ..exercises import call, exercise, expect
+from ..llm import cut_at_stop
+
+NB = "the_stop_token"
+
+# What a model might write after "Thought i:" with no stop at all (ours: a checker must not depend on a model).
+RUN_ON = {
+    2: (" I need to search X.\nAction 2: Search[X]\nObservation 2: X is a made-up thing.\nThought 3: done",
+        " I need to search X.\nAction 2: Search[X]"),
+    3: (" Observation 2 said nothing useful about Y.\nAction 3: Lookup[Y]\nObservation 3: (Result 1 / 1) Y.",
+        " Observation 2 said nothing useful about Y.\nAction 3: Lookup[Y]"),
+    5: (" So the answer is Z.\nAction 5: Finish[Z]\nObservation 5: Episode finished.",
+        " So the answer is Z.\nAction 5: Finish[Z]"),
+}
+
+
+@exercise(NB, 1, "the stop list of step i")
+def stop_for(fn):
+    for i, (text, want) in RUN_ON.items():
+        stop = call(fn, i)
+        expect(isinstance(stop, (list, tuple)) and all(isinstance(s, str) and s for s in stop),
+               f"my_stop({i}) must return a list of non-empty strings")
+        kept, _ = cut_at_stop(text, stop)
+        expect(f"\nAction {i}:" in kept, f"at step {i} your stops cut before the action line: {kept!r}")
+        expect(kept == want, f"at step {i} your stops keep {kept!r}; the model's thought and action must stay, and "
+                             "nothing after them")
+
+
+def _two_actions() -> tuple[int, int]:
+    from ..agent import Agent
+    from ..llm import ScriptLLM
+    from ..wiki import LocalWiki
+    two = ScriptLLM([" a\nAction 1: Search[X]\nAction 1: Search[Y]", " Search[X]"])
+    t = Agent("Q?", llm=two, wiki=LocalWiki.course(), prefix="", max_steps=1).run()
+    return t.n_calls, t.n_badcalls
+
+
+@exercise(NB, 2, "two action lines")
+def two_actions(counts):
+    expect(isinstance(counts, (list, tuple)) and len(counts) == 2, "write a pair: (model calls, bad calls)")
+    calls, bad = _two_actions()
+    expect(counts[1] == bad, "how many bad calls? The split on the action line must give exactly two parts")
+    expect(counts[0] == calls, "how many model calls? A bad call is followed by a second one, for the action alone")
+
+
+def _seven() -> tuple[int, int]:
+    from ..data import data_dir, read_jsonl
+    rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
+    used = [r for r in rows if len(r["steps"]) >= 7]
+    return len(used), sum(bool(r.get("em")) for r in used)
+
+
+@exercise(NB, 3, "the runs that used all seven steps")
+def seven(counts):
+    expect(isinstance(counts, (list, tuple)) and len(counts) == 2, "write a pair: (runs with 7 steps, correct ones)")
+    used, right = _seven()
+    expect(counts[0] == used, "count the rows whose `steps` list has seven entries")
+    expect(counts[1] == right, "among those, count the rows whose `em` is true")
