@@ -56,26 +56,38 @@ print(f"prompt tokens over 5 samples: {u.prompt_tokens:,}; read from the cache: 
 import matplotlib.pyplot as plt
 
 from react_teach.data import data_dir, read_jsonl
-from react_teach.plots import samples_curve
+from react_teach.honest import baselines, model_of, rate, scored, wilson
 from react_teach.score import samples_curves
+from react_teach.scoreplot import samples_bands
 
-react = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
-sc = read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl")
+# questions that overlap the exemplars are left out (notebook "running ablations" explains why)
+react = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
+sc = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl"))
+ids = {r["id"] for r in sc}
+n = len(ids)
 curves = samples_curves(react, sc)
-fig = samples_curve(curves)
+constant = baselines([r["gold"] for r in sc])
+fig = samples_bands(curves, n=n, baselines=constant,
+                    title=f"EM against samples, 95% bands; runs by {model_of(sc)} (cf. the paper's Figure 2)")
 plt.show()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-ids = {r["id"] for r in sc}
-react_em = sum(r["em"] for r in react if r["id"] in ids) / len(ids)
-print(f"{len(ids)} questions. ReAct alone: EM {react_em:.3f}")
+react_alone = rate([r for r in react if r["id"] in ids])
+print(f"n = {n} questions. ReAct alone: EM {react_alone['text']}")
 for method, ys in curves.items():
-    print(f"{method:12} k=1: {ys[0]:.3f}   k=3: {ys[2]:.3f}   k=5: {ys[4]:.3f}   k=21: {ys[-1]:.3f}")
+    cells = []
+    for k in (1, 3, 5, 21):
+        lo, hi = wilson(round(ys[k - 1] * n), n)
+        cells.append(f"k={k}: {ys[k - 1]:.3f} [{lo:.2f}, {hi:.2f}]")
+    print(f"{method:12} " + "  ".join(cells))
+for name, value in constant.items():
+    print(f"baseline {name}: {value:.3f}")
 
 # %% [markdown]
 # The paper (PaLM-540B): CoT-SC 33.4, CoT-SC → ReAct 34.2, ReAct → CoT-SC 35.1 EM. With a 135M model the curves
-# sit near the floor and are noisy over 20 questions; what carries over is the *mechanism*: how often each hybrid
+# sit near the floor, and on this few questions every band spans the others and the baselines: no difference
+# between the curves here is a finding. What carries over is the *mechanism*: how often each hybrid
 # backs off, which the next cell counts.
 
 # %%
@@ -84,6 +96,7 @@ from react_teach.score import majority
 
 unfinished = sum(not r.get("finished") for r in react if r["id"] in ids)
 weak = sum(majority(s["samples"])[1] < len(s["samples"]) / 2 for s in sc)
+print(f"n = {len(ids)} questions (those overlapping the exemplars left out)")
 print(f"ReAct → CoT-SC backs off on {unfinished} of {len(ids)} questions (ReAct gave no answer within 7 steps)")
 print(f"CoT-SC → ReAct backs off on {weak} of {len(ids)} questions (the majority had fewer than 21/2 votes)")
 
@@ -98,8 +111,12 @@ from react_teach.plots import steps_used
 
 correct = [r for r in react if r["em"]]
 at_limit = sum(len(r["steps"]) == 7 for r in correct)
-print(f"{len(correct)} correct ReAct trajectories, {at_limit} of them used all 7 steps; "
-      f"{sum(len(r['steps']) == 7 for r in react)} of all {len(react)} trajectories hit the limit")
+hit = sum(len(r["steps"]) == 7 for r in react)
+print(f"{len(correct)} correct ReAct trajectories, {at_limit} of them used all 7 steps"
+      + (f" (95% interval {wilson(at_limit, len(correct))[0]:.0%} to {wilson(at_limit, len(correct))[1]:.0%})"
+         if correct else ": no correct trajectory, so the footnote cannot be checked on this run"))
+lo, hi = wilson(hit, len(react))
+print(f"{hit} of all {len(react)} trajectories hit the limit ({hit / len(react):.0%}, 95% interval {lo:.0%} to {hi:.0%})")
 fig = steps_used(react)
 plt.show()
 

@@ -10,6 +10,9 @@ answer baselines are dashed lines across the whole figure: a bar below them has 
     ...                  baselines={"always no": 0.1}, title="HotpotQA")
     >>> [t.get_text() for t in fig.axes[0].get_xticklabels()]   # the methods of every column, in the paper's order
     ['cot', 'react']
+    >>> curves = samples_bands({"cot-sc": [0.0, 0.5]}, n=4, baselines={"always no": 0.25})
+    >>> curves.axes[0].get_xlabel()
+    'CoT-SC samples (n=4 questions)'
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     ['baseline: always no', 'paper', 'ours (n=3)']
 """
@@ -55,6 +58,29 @@ def score_bars(columns: dict[str, dict], *, baselines: dict[str, float] | None =
                    label=f"baseline: {name}")
     ax.set_xticks(range(len(methods)), methods)
     ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+def samples_bands(curves: dict[str, list[float]], *, n: int, baselines: dict[str, float] | None = None,
+                  title: str = "") -> plt.Figure:
+    """EM against the number of CoT-SC samples (the paper's Figure 2), each curve with its 95% Wilson band."""
+    from .honest import wilson
+
+    fig, ax = plt.subplots(figsize=(8.5, 3.8))
+    for j, (method, ys) in enumerate(curves.items()):
+        ks = range(1, len(ys) + 1)
+        band = [wilson(round(y * n), n) for y in ys]  # y is a share of n questions: back to a count
+        colour = COLOURS[(j + 1) % len(COLOURS)]
+        ax.plot(ks, [100 * y for y in ys], marker=".", color=colour, label=method)
+        ax.fill_between(ks, [100 * lo for lo, _ in band], [100 * hi for _, hi in band], color=colour, alpha=0.12)
+    for k, (name, value) in enumerate((baselines or {}).items()):
+        ax.axhline(100 * value, color="black", linewidth=0.8, linestyle=BASELINE_STYLES[k % len(BASELINE_STYLES)],
+                   label=f"baseline: {name}")
+    ax.set_xlabel(f"CoT-SC samples (n={n} questions)")
+    ax.set_ylabel("EM (%)")
     ax.set_title(title, fontsize=10)
     ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
