@@ -29,8 +29,10 @@ for category, meaning in DEFINITIONS.items():
 # %%
 from react_teach.data import data_dir, load_questions, read_jsonl, supporting_sentences
 
+from react_teach.honest import scored, wilson
+
 runs = data_dir() / "runs"
-react = list(label_file(runs / "hotpotqa_react.jsonl"))
+react = scored(list(label_file(runs / "hotpotqa_react.jsonl")))  # questions in the exemplars are left out
 wrong = [r for r in react if r["correct"] is False]
 for r in wrong[:3]:
     print(f"{r['question']}\n  answer {r['pred']!r}, gold {r['gold']!r} -> {r['category']}")
@@ -43,10 +45,30 @@ for r in wrong[:3]:
 
 # %%
 facts = supporting_sentences(load_questions("hotpotqa"))
-cot = list(label_file(runs / "hotpotqa_cot.jsonl", facts=facts))
+cot = scored(list(label_file(runs / "hotpotqa_cot.jsonl", facts=facts)))
 ours = {"react": table2(react), "cot": table2(cot)}
-for method, dist in ours.items():
-    print(method, {c: None if v is None else round(v) for c, v in dist.items()})
+
+GROUPS = {"success": ("true positive", "false positive"),
+          "failure": ("reasoning error", "search result error", "hallucination", "label ambiguity")}
+
+
+def shares(rows):
+    """{category: (k, n, lo%, hi%)}: each type's count within its group, n the group's size, a Wilson interval."""
+    out = {}
+    for group in GROUPS.values():
+        n = sum(r["category"] in group for r in rows)
+        for c in group:
+            k = sum(r["category"] == c for r in rows)
+            out[c] = (k, n) + (tuple(100 * v for v in wilson(k, n)) if n else (None, None))
+    return out
+
+
+intervals = {m: shares(rows) for m, rows in (("react", react), ("cot", cot))}
+for method, table in intervals.items():
+    print(method)
+    for c, (k, n, lo, hi) in table.items():
+        cell = f"{k:2}/{n:<2} = {100 * k / n:5.1f}%  [{lo:5.1f}, {hi:5.1f}]" if n else "  no trajectories in this group"
+        print(f"  {c:20} {cell}   paper {PAPER_TABLE2[method][c] if PAPER_TABLE2[method][c] is not None else '–'}")
 
 # %% [markdown]
 # ## Beside Table 2
@@ -56,15 +78,17 @@ import matplotlib.pyplot as plt
 
 from react_teach.plots import table2 as table2_figure
 
-for method in ("react", "cot"):
-    n_ok = sum(r["correct"] is True for r in (react if method == "react" else cot))
+for method, rows in (("react", react), ("cot", cot)):
+    n_ok = sum(r["correct"] is True for r in rows)
+    ci = {c: (lo, hi) for c, (k, n, lo, hi) in intervals[method].items() if n}
     fig = table2_figure(ours[method], PAPER_TABLE2[method],
-                        f"{method}: % within its group (ours: {n_ok} correct of {len(react)}; paper: 50 + 50, PaLM-540B)")
+                        f"{method}: % within its group, 95% whiskers (ours: {n_ok} correct + {len(rows) - n_ok} wrong; "
+                        "paper: 50 + 50, PaLM-540B)", ci=ci)
     plt.show()
 
 # %% [markdown]
-# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases: read them as
-# examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning and search
+# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases: a share of
+# one trajectory has an interval from about 20% to 100%. Read them as examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning and search
 # errors, is what to look for in the failure bars.
 
 # %% [markdown]
@@ -102,13 +126,20 @@ labeller
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from collections import Counter
+
 from react_teach.failures import LabelStore
 
 authors = LabelStore(data_dir() / "labels" / "hotpotqa_react_authors.jsonl").all()
 pairs = [(r["category"], authors[str(r["id"])]["category"]) for r in react if str(r["id"]) in authors]
 agree = sum(a == b for a, b in pairs)
-print(f"{len(pairs)} trajectories labelled by hand; {agree} agree with the labeller; "
+lo, hi = wilson(agree, len(pairs))
+print(f"n = {len(pairs)} trajectories labelled by hand; {agree} agree with the labeller "
+      f"({agree / len(pairs):.0%}, 95% interval {lo:.0%} to {hi:.0%}); "
       f"kappa = {cohen_kappa([a for a, _ in pairs], [b for _, b in pairs]):.2f}")
+top, top_n = Counter(b for _, b in pairs).most_common(1)[0]
+print(f"baseline: a labeller that always said {top!r} would agree on {top_n} of {len(pairs)} ({top_n / len(pairs):.0%}), "
+      "with kappa 0")
 
 # %% [markdown]
 # From the command line, `python -m react_teach label runs/react.jsonl` prints one label a line, for our runs,
@@ -126,7 +157,7 @@ print(f"{len(pairs)} trajectories labelled by hand; {agree} agree with the label
 
 # %%
 # NBVAL_CHECK_OUTPUT
-check(len(react) == len(read_jsonl(runs / "hotpotqa_react.jsonl")), "one label per trajectory")
+check(len(react) == len(scored(read_jsonl(runs / "hotpotqa_react.jsonl"))), "one label per scored trajectory")
 check(all(abs(sum(v for c, v in ours["react"].items() if c in g and v is not None) - 100) < 1e-6
           for g in (("true positive", "false positive"),
                     ("reasoning error", "search result error", "hallucination", "label ambiguity"))
