@@ -21,8 +21,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 ORDER = ("standard", "cot", "cot-sc", "act", "react", "cotsc-react", "react-cotsc")
-# grey for the paper, then the course's model blue; a recorded capable model gets a colour of its own
-COLOURS = ("#b0b0b0", "#d08c2c", "#1f5fa8", "#6a3d9a")
+# the first column (the paper) is grey and the last (ours) the course's model blue; columns between get their own
+COLOURS = ("#b0b0b0", "#d08c2c", "#6a3d9a", "#1f5fa8")
 BASELINE_STYLES = ("--", ":", "-.", (0, (5, 1)))
 
 
@@ -51,7 +51,8 @@ def score_bars(columns: dict[str, dict], *, baselines: dict[str, float] | None =
             errs[0].append(100 * (p - lo) if lo is not None else 0)
             errs[1].append(100 * (hi - p) if hi is not None else 0)
         has_ci = any(errs[0]) or any(errs[1])
-        ax.bar(xs, ps, width, color=COLOURS[j % len(COLOURS)], label=name,
+        colour = COLOURS[-1] if j == len(columns) - 1 and j > 0 else COLOURS[j % (len(COLOURS) - 1)]
+        ax.bar(xs, ps, width, color=colour, label=name,
                yerr=errs if has_ci else None, capsize=3 if has_ci else 0, error_kw={"elinewidth": 1})
     for k, (name, value) in enumerate((baselines or {}).items()):
         ax.axhline(100 * value, color="black", linewidth=0.8, linestyle=BASELINE_STYLES[k % len(BASELINE_STYLES)],
