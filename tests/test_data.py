@@ -114,3 +114,15 @@ def test_a_file_that_is_neither_is_refused(tmp_path):
     f.write_text(json.dumps({"title": "nope"}) + "\n")
     with pytest.raises(ValueError, match="neither question nor claim"):
         read_questions(f)
+
+
+def test_questions_that_overlap_the_exemplars_are_marked():
+    """A test question that is an exemplar (or its paraphrase) measures copying, not reasoning: it is marked."""
+    for task, key in (("hotpotqa", "question"), ("fever", "claim")):
+        shown = {" ".join(e["question"].lower().split()) for e in load_exemplars(task)}
+        for q in load_questions(task):
+            same = " ".join(q[key].lower().split()) in shown
+            assert same <= bool(q.get("overlaps_exemplar")), f"{q['id']} is an exemplar and is not marked"
+            assert (q.get("overlap") == "verbatim") == same, q["id"]
+    marked = {q["id"] for t in ("hotpotqa", "fever") for q in load_questions(t) if q.get("overlaps_exemplar")}
+    assert marked == {"hq027", "hq051", "hq028", "hq029", "fv022", "fv029"}
