@@ -32,10 +32,8 @@ from .score import FEVER_LABELS, normalize_answer
 
 Z95 = 1.96
 
-# The audit of the course sets (issue "numbers a learner can trust") found these test items inside the exemplars:
-# hq027, hq051 and fv022, fv029 verbatim, hq028 and hq029 paraphrased. The data marks them with
-# "overlaps_exemplar": true; this list is used only for a question set that carries no such field at all.
-KNOWN_OVERLAPS = frozenset({"hq027", "hq028", "hq029", "hq051", "fv022", "fv029"})
+# The course sets mark the test items found inside the exemplars (hq027, hq051, fv022, fv029 word for word;
+# hq028, hq029 paraphrased) with "overlaps_exemplar": true; a record without the field does not overlap.
 OVERLAP_FIELD = "overlaps_exemplar"
 
 
@@ -53,10 +51,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def overlapping_ids(questions: list[dict]) -> set[str]:
-    """Ids of the questions marked as overlapping an exemplar (see KNOWN_OVERLAPS for unmarked sets)."""
-    if any(OVERLAP_FIELD in q for q in questions):
-        return {str(q["id"]) for q in questions if q.get(OVERLAP_FIELD)}
-    return {str(q["id"]) for q in questions} & KNOWN_OVERLAPS
+    """Ids of the questions marked as overlapping an exemplar."""
+    return {str(q["id"]) for q in questions if q.get(OVERLAP_FIELD)}
 
 
 def scored(rows: list[dict], questions: list[dict] | None = None) -> list[dict]:

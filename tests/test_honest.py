@@ -53,12 +53,11 @@ def test_baselines_count_constant_answers():
 
 
 def test_overlapping_questions_are_left_out():
-    marked = [{"id": "a", "overlaps_exemplar": True}, {"id": "b"}, {"id": "hq027"}]
-    rows = [{"id": i, "em": True} for i in ("a", "b", "hq027")]
-    assert [r["id"] for r in scored(rows, marked)] == ["b", "hq027"]  # a marked set follows its marks only
-    unmarked = [{"id": "hq027"}, {"id": "b"}, {"id": "a"}]
-    assert [r["id"] for r in scored(rows, unmarked)] == ["a", "b"]  # an unmarked set falls back on the audit
-    course = scored([{"id": "hq027", "em": True}, {"id": "hq001", "em": False}])
+    marked = [{"id": "a", "overlaps_exemplar": True}, {"id": "b"}, {"id": "c", "overlaps_exemplar": False}]
+    rows = [{"id": i, "em": True} for i in ("a", "b", "c")]
+    assert [r["id"] for r in scored(rows, marked)] == ["b", "c"]
+    # the course sets carry the marks: hq027 is an exemplar's question word for word, fv022 an exemplar's claim
+    course = scored([{"id": "hq027", "em": True}, {"id": "hq001", "em": False}, {"id": "fv022", "correct": True}])
     assert [r["id"] for r in course] == ["hq001"]
 
 
