@@ -9,7 +9,7 @@
 # - learn the commands that run the same thing at full size, here or on a capable model.
 #
 # The paper's Table 1 compares prompting methods that differ only in which lines of the same exemplars the model
-# sees (notebook 04). The point of an ablation is that one thing changes at a time.
+# sees (notebook "deleted lines"). The point of an ablation is that one thing changes at a time.
 
 # %% [markdown]
 # ## Live, on two questions
@@ -140,7 +140,7 @@ for r in misses:
 # ## Easy and hard
 #
 # A question is *easy* when one search on a title named in the question shows the answer, *hard* when it needs a
-# second hop or a lookup (notebook 02).
+# second hop or a lookup (notebook "a weak Wikipedia").
 
 # %%
 for m, rows in runs.items():

@@ -24,7 +24,7 @@ for category, meaning in DEFINITIONS.items():
 #
 # `label` reads signals anyone can check in a transcript: repeated actions (a loop), the step limit, searches that
 # failed, finishing before any observation contained the answer, an answer that no observation contains. Every
-# label comes with the steps it was read from. Here it is on the full ReAct run of notebook 05:
+# label comes with the steps it was read from. Here it is on the full ReAct run of notebook "running ablations":
 
 # %%
 from react_teach.data import data_dir, load_questions, read_jsonl, supporting_sentences

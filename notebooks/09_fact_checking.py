@@ -23,7 +23,7 @@ fever_prompt = prompt("react", "fever")
 print(fever_prompt[:1500])
 
 # %% [markdown]
-# The loop is the one from notebook 03 with `task="fever"`: the header says `Claim:`, the step limit is 5, and the
+# The loop is the one from notebook "the stop token" with `task="fever"`: the header says `Claim:`, the step limit is 5, and the
 # answer is scored by exact label match.
 
 # %%

@@ -31,6 +31,6 @@ def build(source: Path) -> float:
 
 if __name__ == "__main__":
     prefixes = sys.argv[1:]
-    for source in sorted(HERE.glob("[0-9][0-9]_*.py")):
+    for source in sorted(HERE.glob("[0-9][0-9]*_*.py")):
         if not prefixes or any(source.name.startswith(p) for p in prefixes):
             print(f"{source.stem}: executed in {build(source):.1f} s", flush=True)
