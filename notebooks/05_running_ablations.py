@@ -12,7 +12,7 @@
 # sees (notebook "deleted lines"). The point of an ablation is that one thing changes at a time.
 
 # %% [markdown]
-# ## Live, on two questions
+# ## 1. Live, on two questions
 #
 # `solve(method, question)` runs one method on one question and returns its trajectory. Each method's prompt is
 # read once and then kept in the local model's cache, so the first question of a method is the slow one.
@@ -38,7 +38,7 @@ for method in ("standard", "cot", "act", "react"):
     print(f"{'':8} {time.perf_counter() - started:.1f} s for {len(live)} questions")
 
 # %% [markdown]
-# ## The full run
+# ## 2. The full run
 #
 # The same four methods over the first 40 questions were run with the command line (on 2 cores; drop `--n` for
 # all 126), one file per method, each line a question with its trajectory, answer, scores and cost:
@@ -68,7 +68,7 @@ for m, s in summary.items():
 # every step's prompt begins with the previous one.
 
 # %% [markdown]
-# ## How far to trust these numbers
+# ## 3. How far to trust these numbers
 #
 # Three questions to ask of any score table:
 #
@@ -89,7 +89,7 @@ act_yes = sum((r["answer"] or "").strip().lower() == "yes" for r in runs["act"])
 print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its score is mostly the 'always yes' baseline.")
 
 # %% [markdown]
-# ## Beside Table 1, and beside a capable model
+# ## 4. Beside Table 1, and beside a capable model
 #
 # Three columns:
 #
@@ -125,7 +125,7 @@ fig = score_bars({"paper: PaLM-540B, HotpotQA dev": {m: TABLE1[m][0] / 100 for m
 plt.show()
 
 # %% [markdown]
-# ## Why the numbers are low, in the model's own words
+# ## 5. Why the numbers are low, in the model's own words
 #
 # A small model fails at ReAct in the ways the paper lists in Table 2. Here are a few ReAct answers that missed:
 # read the actions that led to them.
@@ -137,7 +137,7 @@ for r in misses:
     print(f"{r['id']}: answer {r['answer']!r:.40} (gold {r['gold']!r})\n      {actions}")
 
 # %% [markdown]
-# ## Easy and hard
+# ## 6. Easy and hard
 #
 # A question is *easy* when one search on a title named in the question shows the answer, *hard* when it needs a
 # second hop or a lookup (notebook "a weak Wikipedia").
@@ -156,7 +156,7 @@ for m, rows in runs.items():
 # between easy and hard here is a hint to read trajectories, not a finding.
 
 # %% [markdown]
-# ## The same cells on a capable model
+# ## 7. The same cells on a capable model
 #
 # Everything above takes a model spec. With an API key or a local server, the full table is one command per method
 # (add `--concurrency 8` for a remote server: questions then run in parallel):
@@ -175,13 +175,42 @@ for m, rows in runs.items():
 # ## Summary
 # - An ablation changes one thing: here, which lines of the same exemplars the model reads.
 # - Runs are JSONL, one question a line, resumable, with the cost of every question.
+# - Every score comes with its n (questions in the exemplars left out), a 95% Wilson interval, and what a constant
+#   answer scores. On 37 questions the intervals are wide, and some methods do not beat "always no".
 # - A tiny model's scores are low; the paper's claims are about the ordering on a capable model, which you can
-#   check with the same commands.
+#   check with the same commands, and a capable model's recorded run sits beside ours.
 #
 # ## Exercises
-# 1. Which method makes the most model calls per question, and why?
-# 2. Find a question that CoT answered correctly and ReAct did not. Read both trajectories: what went wrong?
-# 3. Run `AblationPanel()` with two methods on five questions and compare with the table above.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The Wilson interval.** Write `interval(k, n)` returning Wilson's 95% interval (z = 1.96) for k right out
+#    of n, as `(low, high)`. The module docstring of `react_teach.honest` has the formula; do not call `wilson`.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("running_ablations")
+
+
+def interval(k, n):
+    ...  # your code here
+
+
+ex[1](interval)
+
+# %% [markdown]
+# 2. **A constant baseline.** What exact match does answering "no" to every question get on the scored questions
+#    of the ReAct run (`scored(runs["react"])`)? Compute it as a fraction.
+
+# %%
+always_no = ...  # your answer, e.g. a computed fraction
+ex[2](always_no)
+
+# %% [markdown]
+# 3. (Open) Find a question that CoT answered correctly and ReAct did not, and read both trajectories: what went
+#    wrong? Then run `AblationPanel()` with two methods on five questions: how wide are the intervals on five?
 
 # %%
 # NBVAL_CHECK_OUTPUT

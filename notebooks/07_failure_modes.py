@@ -20,7 +20,7 @@ for category, meaning in DEFINITIONS.items():
     print(f"{category:20} {meaning}")
 
 # %% [markdown]
-# ## The labeller, with its evidence
+# ## 1. The labeller, with its evidence
 #
 # `label` reads signals anyone can check in a transcript: repeated actions (a loop), the step limit, searches that
 # failed, finishing before any observation contained the answer, an answer that no observation contains. Every
@@ -71,7 +71,41 @@ for method, table in intervals.items():
         print(f"  {c:20} {cell}   paper {PAPER_TABLE2[method][c] if PAPER_TABLE2[method][c] is not None else '–'}")
 
 # %% [markdown]
-# ## Beside Table 2
+# ## 2. One rule by hand: a failed search
+#
+# Every label rests on a few rules like this one. A tool call *failed* when its observation, once any
+# `(Result i / n)` prefix is removed, is empty or begins with one of the environment's ways of saying nothing was
+# found: `Could not find`, `No more results`, `No results` or `Invalid action` (our wiki's words, the official
+# wikienv's and LangChain's, as the Reflexion runs use it), or `The tool failed`. Case does not matter. Written out:
+
+# %%
+import re
+
+NOTHING = ("could not find", "no more results", "no results", "invalid action", "the tool failed")
+
+
+def failed(observation):
+    text = re.sub(r"^\(Result \d+ ?/ ?\d+\)\s*", "", (observation or "").strip())
+    return not text or text.lower().startswith(NOTHING)
+
+
+failed("Could not find [Front Row]. Similar: ['Front Row (software)']"), failed("(Result 1 / 2) Front Row is ...")
+
+# %% [markdown]
+# The labeller's version is `react_teach.failures.failed_search`. Check that the two agree on every observation of
+# every committed run:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from react_teach.failures import failed_search
+
+observations = [s["observation"] for f in sorted(runs.glob("*.jsonl")) for r in read_jsonl(f)
+                for s in r.get("steps", [])]
+check(all(failed(o) == failed_search(o) for o in observations),
+      f"your rule and failed_search agree on all {len(observations)} observations")
+
+# %% [markdown]
+# ## 3. Beside Table 2
 
 # %%
 import matplotlib.pyplot as plt
@@ -92,7 +126,7 @@ for method, rows in (("react", react), ("cot", cot)):
 # errors, is what to look for in the failure bars.
 
 # %% [markdown]
-# ## Fake green: the false positive
+# ## 4. Fake green: the false positive
 #
 # A *false positive* is a correct answer reached by invented reasoning or facts: exact match counts it as a success.
 # The paper found 14% of CoT's successes were of this kind, against 6% for ReAct, whose facts come from
@@ -104,7 +138,7 @@ for rows, name in ((react, "react"), (cot, "cot")):
         print(f"{name}: {r['question']}\n  answer {r['pred']!r}: {r['evidence'][0]}")
 
 # %% [markdown]
-# ## Your labels, and agreement
+# ## 5. Your labels, and agreement
 #
 # The labeller is a set of heuristics: how often it agrees with a person is a number to measure. The widget below
 # shows one trajectory at a time (model lines blue, environment lines green), the suggestion with its evidence, and
@@ -151,9 +185,36 @@ print(f"baseline: a labeller that always said {top!r} would agree on {top_n} of 
 # - A false positive is a right answer with invented support: an accuracy number alone cannot see it.
 #
 # ## Exercises
-# 1. Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
-# 2. Find a ReAct trajectory labelled "reasoning error" because of a loop. At which step did it start to repeat?
-# 3. Run `label_file` on the Act run (`hotpotqa_act.jsonl`). Which failure type grows without thoughts?
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **Cohen's kappa.** Write `kappa(a, b)` for two equally long lists of labels: (p_o - p_e) / (1 - p_e), where
+#    p_o is the share of items labelled alike and p_e the agreement expected by chance. Do not call `cohen_kappa`.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("failure_modes")
+
+
+def kappa(a, b):
+    ...  # your code here
+
+
+ex[1](kappa)
+
+# %% [markdown]
+# 2. **Reading the labels.** How many of the scored ReAct trajectories (`react`) does the labeller file under
+#    "search result error"? Count it with code.
+
+# %%
+search_errors = ...  # your answer
+ex[2](search_errors)
+
+# %% [markdown]
+# 3. (Open) Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
+#    Run `label_file` on the Act run (`hotpotqa_act.jsonl`): which failure type grows without thoughts?
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -10,6 +10,9 @@
 # FEVER is where the paper's ReAct beats CoT (60.9 against 56.3 accuracy, Table 1): a claim names its subject, so
 # one search often finds the sentence that settles it, while CoT must rely on what the model remembers.
 
+# %% [markdown]
+# ## 1. The FEVER prompt, and one claim
+
 # %%
 from react_teach import check, llm
 from react_teach.ablate import prompt
@@ -39,7 +42,7 @@ print(cot.steps[0].thought if cot.steps else "")
 print("answer:", repr(cot.answer), "| gold:", claim["label"])
 
 # %% [markdown]
-# ## ReAct, Act and CoT on the course claims
+# ## 2. ReAct, Act and CoT on the course claims
 #
 # A run of each method over the first 24 claims (the set is ordered by subject, so the labels are not exactly
 # balanced), made with `python -m react_teach run --method react --task fever --n 24 --out data/runs/fever_react.jsonl`:
@@ -95,7 +98,7 @@ plt.show()
 # that is why the per-label counts, the answers given and the baselines matter more than the total here.
 
 # %% [markdown]
-# ## Where grounding helps
+# ## 3. Where grounding helps
 #
 # Put the two methods side by side claim by claim: which claims did only ReAct get right, and which only CoT?
 
@@ -122,10 +125,35 @@ for r in only_react[:2]:
 # - Grounding helps most when one search finds the sentence that settles the claim.
 #
 # ## Exercises
-# 1. ReAct got no REFUTES claim right. Pick one REFUTES claim from `runs["react"]` and read its steps: did any
-#    observation contain the sentence that contradicts the claim, and what did the model do next?
-# 2. Run `solve("act", ...)` on the claim above. What changes without thoughts?
-# 3. Write a claim of your own about a page in the corpus and run it with both methods.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The REFUTES claims.** How many scored REFUTES claims did ReAct label correctly? Count it from
+#    `runs["react"]`. Then pick one REFUTES claim and read its steps: did any observation hold the sentence that
+#    contradicts it, and what did the model do next?
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("fact_checking")
+refutes_right = ...  # your answer
+ex[1](refutes_right)
+
+# %% [markdown]
+# 2. **A constant label.** Write `constant(rows, label)`: the accuracy of answering `label` to every claim in
+#    `rows` (result lines with a `gold` field). Do not use `react_teach.honest`.
+
+# %%
+def constant(rows, label):
+    ...  # your code here
+
+
+ex[2](constant)
+
+# %% [markdown]
+# 3. (Open) Run `solve("act", ...)` on the claim above: what changes without thoughts? Write a claim of your own
+#    about a page in the corpus and run it with ReAct and CoT.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -251,12 +251,35 @@ Counter(label for trial in trials for label in where(runs["react", trial.type].t
 #   shape of the thoughts but mostly fails with either prompt.
 #
 # ## Exercises
-# 1. Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small model?
-#    Count the `x` in the patterns.
-# 2. The paper prompts with two exemplars of the *same* type as the task. Write a ReAct episode for a `cool` task
-#    as a list of lines, check it with `react_teach.household.play(generate("cool", 7), lines)` (it must succeed),
-#    add its `render(...)` to the prefix and pass that as `HouseholdAgent(..., prefix=...)`. Does the model do
-#    better on `generate("cool", 2)`?
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **Write an exemplar.** The paper prompts with two exemplars of the *same* type as the task. Write a ReAct
+#    episode for `generate("cool", 7)` as a list of lines (actions, and `think:` lines where a person would stop
+#    to think) and replay it with `react_teach.household.play(task, lines)` until it succeeds. Then (open) add its
+#    `render(...)` to the prefix, pass that as `HouseholdAgent(..., prefix=...)`, and try `generate("cool", 2)`.
+
+# %%
+from react_teach import exercises
+from react_teach.household import play
+
+ex = exercises.of("sparse_thoughts")
+print(generate("cool", 7).goal)
+print(HouseholdEnv(generate("cool", 7)).reset())
+my_episode = [...]  # your lines, e.g. ["think: ...", "go to ...", ...]
+ex[1](my_episode)
+
+# %% [markdown]
+# 2. **The Act exemplars.** How many steps do the two Act exemplar episodes have together? Count them with code.
+
+# %%
+act_steps = ...  # your answer
+ex[2](act_steps)
+
+# %% [markdown]
+# 3. (Open) Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small
+#    model? Count the `x` in the patterns.
 
 # %%
 # NBVAL_CHECK_OUTPUT

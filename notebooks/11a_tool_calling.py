@@ -199,6 +199,40 @@ for i, t in traces.items():
 #   repeated calls and premature stopping survive the change of syntax.
 #
 # ## Exercises
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **From a call to an action.** Write `to_action(call)`: it takes one entry of an assistant message's
+#    `tool_calls` (as `me` builds them) and returns the text action `WikiEnv` runs, such as `search[Front Row]`.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("tool_calling")
+
+
+def to_action(call):
+    ...  # your code here
+
+
+ex[1](to_action)
+
+# %% [markdown]
+# 2. **You as the model, on the Figure 1 question.** Write a chat function like `me` that answers hq001
+#    (`questions["hq001"]`) within the budget of seven calls. It must search before it finishes, and its answer must
+#    match the gold one. Read the observations (try `tool_calling(..., your_chat, wiki).render()`) to choose calls.
+
+# %%
+def my_chat(messages, tools):
+    ...  # your code here: return (assistant message, Usage())
+
+
+ex[2](my_chat)
+
+# %% [markdown]
+# 3. (Open) Run section 2 on a capable model with `openai_chat("gpt-4o-mini")`, and text ReAct on the same model.
+#    Which one makes fewer calls? Does either repeat a call or stop early?
 
 # %%
 # NBVAL_CHECK_OUTPUT

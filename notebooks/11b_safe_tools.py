@@ -93,6 +93,37 @@ calculator_tool(action), calculator_tool("calculate[1200 + 1500]"), calculator_t
 #   model can read as an observation.
 #
 # ## Exercises
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **Arithmetic only.** Write `is_arithmetic(expression)`: True only for numbers joined by `+ - * / // % **`
+#    and parentheses, False for anything else (names, attributes, calls, strings, lists...). Parse it with
+#    `ast.parse(expression, mode="eval")` and walk the tree; never run the text to find out.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("safe_tools")
+
+
+def is_arithmetic(expression):
+    ...  # your code here
+
+
+ex[1](is_arithmetic)
+
+# %% [markdown]
+# 2. **Which inputs are refused?** Below are eight inputs. Predict which ones `calculate` refuses, then try them,
+#    and give the list of their positions (from 0). Which check refuses `(2 ** 100) ** 100`, and why does the
+#    exponent limit not catch it?
+
+# %%
+from react_teach.checks.safe_tools import EXPRESSIONS
+
+print(list(enumerate(EXPRESSIONS)))
+refused = ...  # your answer, e.g. [0, 3]
+ex[2](refused)
 
 # %%
 # NBVAL_CHECK_OUTPUT

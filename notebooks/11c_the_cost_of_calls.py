@@ -96,6 +96,27 @@ first
 # - Tool calling drops the exemplars from every call but keeps one call per action.
 #
 # ## Exercises
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **A hundred questions.** From the ReAct run (`runs["react"]`), estimate how many prompt tokens 100 text-ReAct
+#    questions send to the model.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("the_cost_of_calls")
+hundred = ...  # your answer
+ex[1](hundred)
+
+# %% [markdown]
+# 2. **What the cache saves.** What fraction of the ReAct run's prompt tokens did the local model actually compute
+#    (the rest it took from its cache)? A model without a KV cache computes all of them.
+
+# %%
+computed_share = ...  # your answer, a fraction
+ex[2](computed_share)
 
 # %%
 # NBVAL_CHECK_OUTPUT

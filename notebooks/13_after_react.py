@@ -159,6 +159,34 @@ for s in second.steps:
 # - Toolformer moves tool use into the weights; Tree of Thoughts and LATS replace one trajectory with a search.
 #
 # ## Exercises
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The evaluator.** Reflexion's HotpotQA evaluator decides which questions get a second trial. How many of
+#    the scored trajectories of the committed ReAct run (`scored(...)` from `react_teach.honest`) would it retry?
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("after_react")
+retried = ...  # your answer
+ex[1](retried)
+
+# %% [markdown]
+# 2. **The cost of trials.** Write `cost(calls_per_trial, trials)`: the model calls Reflexion makes on a question
+#    that fails every one of its `trials` trials, each trial taking `calls_per_trial` calls.
+
+# %%
+def cost(calls_per_trial, trials):
+    ...  # your code here
+
+
+ex[2](cost)
+
+# %% [markdown]
+# 3. (Open) Write a better reflection by hand for the bundled model's failed trial above, pass it with
+#    `with_reflections`, and run trial 2 again. Does the model follow a good note better than its own?
 
 # %%
 # NBVAL_CHECK_OUTPUT
