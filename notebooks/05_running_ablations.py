@@ -3,15 +3,16 @@
 #
 # In this notebook you will
 # - run Standard, CoT, Act and ReAct on the same course questions, live, on a couple of questions;
-# - read a full run of every method over 40 course questions: exact match, F1, calls and tokens;
-# - put the numbers beside the paper's Table 1, and split them into easy and hard questions;
+# - read a full run of every method over 40 course questions: calls, tokens and time, then the scores;
+# - read each score with its n, its 95% interval and the score of a constant answer;
+# - put the numbers beside the paper's Table 1 and a capable model's recorded run, and split them by difficulty;
 # - learn the commands that run the same thing at full size, here or on a capable model.
 #
 # The paper's Table 1 compares prompting methods that differ only in which lines of the same exemplars the model
-# sees (notebook 04). The point of an ablation is that one thing changes at a time.
+# sees (notebook "deleted lines"). The point of an ablation is that one thing changes at a time.
 
 # %% [markdown]
-# ## Live, on two questions
+# ## 1. Live, on two questions
 #
 # `solve(method, question)` runs one method on one question and returns its trajectory. Each method's prompt is
 # read once and then kept in the local model's cache, so the first question of a method is the slow one.
@@ -37,7 +38,7 @@ for method in ("standard", "cot", "act", "react"):
     print(f"{'':8} {time.perf_counter() - started:.1f} s for {len(live)} questions")
 
 # %% [markdown]
-# ## The full run
+# ## 2. The full run
 #
 # The same four methods over the first 40 questions were run with the command line (on 2 cores; drop `--n` for
 # all 126), one file per method, each line a question with its trajectory, answer, scores and cost:
@@ -54,33 +55,77 @@ from react_teach.score import summarize
 
 runs = {m: read_jsonl(data_dir() / "runs" / f"hotpotqa_{m}.jsonl") for m in ("standard", "cot", "act", "react")}
 summary = {m: summarize(rows)[m] for m, rows in runs.items()}
-header = f"{'method':9} {'n':>4} {'EM':>6} {'F1':>6} {'calls/q':>8} {'bad/q':>6} {'prompt tok/q':>13} {'computed':>9} {'s/q':>6}"
+header = f"{'method':9} {'n':>4} {'calls/q':>8} {'bad/q':>6} {'prompt tok/q':>13} {'computed':>9} {'s/q':>6}"
 print(header)
 for m, s in summary.items():
     computed = (s["prompt_tokens"] - s["cached_tokens"]) / max(1, s["prompt_tokens"])
-    print(f"{m:9} {s['n']:4} {s['em']:6.3f} {s['f1']:6.3f} {s['calls'] / s['n']:8.2f} {s['badcalls'] / s['n']:6.2f} "
+    print(f"{m:9} {s['n']:4} {s['calls'] / s['n']:8.2f} {s['badcalls'] / s['n']:6.2f} "
           f"{s['prompt_tokens'] / s['n']:13,.0f} {computed:9.1%} {s['seconds'] / s['n']:6.1f}")
 
 # %% [markdown]
+# This first table is the cost of each method on all 40 questions; the scores come next.
 # `computed` is the share of prompt tokens the model actually had to read: the rest came from its cache, because
 # every step's prompt begins with the previous one.
 
 # %% [markdown]
-# ## Beside Table 1
+# ## 3. How far to trust these numbers
 #
-# The paper's bars are PaLM-540B on HotpotQA dev questions; ours are a 135M-parameter model on our own questions.
-# Compare the *order* of the methods, not the heights.
+# Three questions to ask of any score table:
+#
+# - **On how many questions?** Some course questions appear in the exemplars themselves, word for word or
+#   paraphrased. A model that reads the question and its answer in the prompt is not being tested, so those are
+#   marked in the data and left out of every score below: `n` counts what is left.
+# - **How far could it move?** With n = 37, one question is 2.7 points. The 95% interval (Wilson's, see
+#   `react_teach.honest`) is the range of true rates that would produce this count without surprise.
+# - **What does a constant answer get?** Comparison questions ("Are both ... ?") make "yes" and "no" right for a
+#   few questions. A method that does not beat `always no` has shown nothing the table can see.
+
+# %%
+from react_teach.honest import baselines, model_of, rate, score_table, scored
+
+print(f"runs made by: {model_of(runs['react'])}")
+print(score_table(runs, "hotpotqa"))
+act_yes = sum((r["answer"] or "").strip().lower() == "yes" for r in runs["act"])
+print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its score is mostly the 'always yes' baseline.")
+
+# %% [markdown]
+# ## 4. Beside Table 1, and beside a capable model
+#
+# Three columns:
+#
+# - **the paper**: PaLM-540B on HotpotQA dev questions (Table 1; no interval reported);
+# - **a capable model's recorded run**: text-davinci-003 on 100 *hard* HotpotQA dev questions, scored from the
+#   public trajectories of the Reflexion paper's code (noahshinn/reflexion at commit 218cf0e,
+#   `hotpotqa_runs/root/`, MIT license; ReAct = first trial without reflection; CoT = the no-reflection baseline
+#   without context, the last of up to 5 trials, so an upper bound on one attempt). We re-scored every answer with
+#   the official normalisation (`benchmarks/davinci_em.py`); the figures are copied below, not the files;
+# - **ours**: the run above, with its interval and n.
+#
+# Different models on different questions: compare the order of the methods and the widths of the intervals,
+# not the heights.
 
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import table1
+from react_teach.plots import TABLE1
+from react_teach.scoreplot import score_bars
 
-fig = table1({m: s["em"] for m, s in summary.items()}, "hotpotqa", label=model.name)
+# python benchmarks/davinci_em.py <folder with the two trajectory files> printed:
+#   text-davinci-003 react EM 33.0% [24.6, 42.7] n=100;  cot EM 33.0% [24.6, 42.7] n=100
+#   always yes 1.0%, always no 4.0% on those 100 questions
+DAVINCI = {"react": {"p": 0.33, "lo": 0.246, "hi": 0.427}, "cot": {"p": 0.33, "lo": 0.246, "hi": 0.427}}
+
+ours = {m: rate(scored(rows)) for m, rows in runs.items()}
+n_ours = ours["react"]["n"]
+fig = score_bars({"paper: PaLM-540B, HotpotQA dev": {m: TABLE1[m][0] / 100 for m in ours},
+                  "recorded: text-davinci-003, 100 hard dev (n=100)": DAVINCI,
+                  f"ours: {model_of(runs['react'])}, course questions (n={n_ours})": ours},
+                 baselines=baselines([r["gold"] for r in scored(runs["react"])]),
+                 title="HotpotQA exact match, 95% intervals; lines: constant answers on our questions")
 plt.show()
 
 # %% [markdown]
-# ## Why the numbers are low, in the model's own words
+# ## 5. Why the numbers are low, in the model's own words
 #
 # A small model fails at ReAct in the ways the paper lists in Table 2. Here are a few ReAct answers that missed:
 # read the actions that led to them.
@@ -92,19 +137,26 @@ for r in misses:
     print(f"{r['id']}: answer {r['answer']!r:.40} (gold {r['gold']!r})\n      {actions}")
 
 # %% [markdown]
-# ## Easy and hard
+# ## 6. Easy and hard
 #
 # A question is *easy* when one search on a title named in the question shows the answer, *hard* when it needs a
-# second hop or a lookup (notebook 02).
+# second hop or a lookup (notebook "a weak Wikipedia").
 
 # %%
-by_level = {m: summarize(rows, by="level") for m, rows in runs.items()}
-for m, s in by_level.items():
-    print(f"{m:9} " + "  ".join(f"{lvl}: EM {s[(m, lvl)]['em']:.3f} (n={s[(m, lvl)]['n']})"
-                                for lvl in ("easy", "hard") if (m, lvl) in s))
+for m, rows in runs.items():
+    cells = []
+    for lvl in ("easy", "hard"):
+        part = [r for r in scored(rows) if r.get("level") == lvl]
+        if part:
+            cells.append(f"{lvl}: {rate(part)['text']}")
+    print(f"{m:9} " + "   ".join(cells))
 
 # %% [markdown]
-# ## The same cells on a capable model
+# Split in two, each half rests on about 18 questions and the intervals overlap almost everywhere: a difference
+# between easy and hard here is a hint to read trajectories, not a finding.
+
+# %% [markdown]
+# ## 7. The same cells on a capable model
 #
 # Everything above takes a model spec. With an API key or a local server, the full table is one command per method
 # (add `--concurrency 8` for a remote server: questions then run in parallel):
@@ -123,13 +175,42 @@ for m, s in by_level.items():
 # ## Summary
 # - An ablation changes one thing: here, which lines of the same exemplars the model reads.
 # - Runs are JSONL, one question a line, resumable, with the cost of every question.
+# - Every score comes with its n (questions in the exemplars left out), a 95% Wilson interval, and what a constant
+#   answer scores. On 37 questions the intervals are wide, and some methods do not beat "always no".
 # - A tiny model's scores are low; the paper's claims are about the ordering on a capable model, which you can
-#   check with the same commands.
+#   check with the same commands, and a capable model's recorded run sits beside ours.
 #
 # ## Exercises
-# 1. Which method makes the most model calls per question, and why?
-# 2. Find a question that CoT answered correctly and ReAct did not. Read both trajectories: what went wrong?
-# 3. Run `AblationPanel()` with two methods on five questions and compare with the table above.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The Wilson interval.** Write `interval(k, n)` returning Wilson's 95% interval (z = 1.96) for k right out
+#    of n, as `(low, high)`. The module docstring of `react_teach.honest` has the formula; do not call `wilson`.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("running_ablations")
+
+
+def interval(k, n):
+    ...  # your code here
+
+
+ex[1](interval)
+
+# %% [markdown]
+# 2. **A constant baseline.** What exact match does answering "no" to every question get on the scored questions
+#    of the ReAct run (`scored(runs["react"])`)? Compute it as a fraction.
+
+# %%
+always_no = ...  # your answer, e.g. a computed fraction
+ex[2](always_no)
+
+# %% [markdown]
+# 3. (Open) Find a question that CoT answered correctly and ReAct did not, and read both trajectories: what went
+#    wrong? Then run `AblationPanel()` with two methods on five questions: how wide are the intervals on five?
 
 # %%
 # NBVAL_CHECK_OUTPUT

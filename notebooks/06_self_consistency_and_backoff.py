@@ -13,7 +13,7 @@
 # CoT-SC samples with only 3 to 5.
 
 # %% [markdown]
-# ## CoT-SC, live
+# ## 1. CoT-SC, live
 #
 # Five samples of the same CoT prompt at temperature 0.7. Only their answers vote, compared after the official
 # normalisation (case, punctuation and articles do not split a vote).
@@ -40,7 +40,45 @@ print(f"prompt tokens over 5 samples: {u.prompt_tokens:,}; read from the cache: 
       f"actually computed: {u.prompt_tokens - u.cached_tokens:,} (one prompt is {u.prompt_tokens // 5:,})")
 
 # %% [markdown]
-# ## Accuracy against samples
+# ## 2. The vote and the back-off rules, by hand
+#
+# Before reading the module's version, write the three rules in plain Python.
+#
+# - **The vote**: normalise each answer (the official rule: case, punctuation and articles do not count), count,
+#   and take the most common. An empty answer abstains; in a tie, the answer seen first wins.
+# - **ReAct → CoT-SC**: take ReAct's answer if ReAct finished within its steps, else the vote.
+# - **CoT-SC → ReAct**: take the vote, unless it won with fewer than k/2 of k votes: then take ReAct's answer.
+
+# %%
+from collections import Counter
+
+from react_teach.score import exact_match, normalize_answer
+
+
+def vote(answers):
+    """(the winning answer as first written, its number of votes); ("", 0) when every answer abstains."""
+    counts = Counter(normalize_answer(a) for a in answers if a)
+    if not counts:
+        return "", 0
+    best = max(counts.values())
+    for a in answers:  # the first answer seen among the most voted wins a tie
+        if a and counts[normalize_answer(a)] == best:
+            return a, best
+
+
+def react_then_cotsc(react_row, samples):
+    return react_row["answer"] if react_row.get("finished") else vote(samples)[0]
+
+
+def cotsc_then_react(react_row, samples):
+    answer, votes = vote(samples)
+    return react_row["answer"] if votes < len(samples) / 2 else answer
+
+
+vote(["The Louvre", "Prado", "louvre", ""]), vote(["a", "b"]), vote(["", None])
+
+# %% [markdown]
+# ## 3. Accuracy against samples
 #
 # Both hybrids need only a ReAct run and a CoT-SC run with its samples kept: the rules decide which answer to take.
 # We read the full ReAct run and a CoT-SC run with 21 samples per question, made with
@@ -56,26 +94,57 @@ print(f"prompt tokens over 5 samples: {u.prompt_tokens:,}; read from the cache: 
 import matplotlib.pyplot as plt
 
 from react_teach.data import data_dir, read_jsonl
-from react_teach.plots import samples_curve
+from react_teach.honest import baselines, model_of, rate, scored, wilson
 from react_teach.score import samples_curves
+from react_teach.scoreplot import samples_bands
 
-react = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
-sc = read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl")
+# questions that overlap the exemplars are left out (notebook "running ablations" explains why)
+react = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
+sc = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl"))
+ids = {r["id"] for r in sc}
+n = len(ids)
 curves = samples_curves(react, sc)
-fig = samples_curve(curves)
+constant = baselines([r["gold"] for r in sc])
+fig = samples_bands(curves, n=n, baselines=constant,
+                    title=f"EM against samples, 95% bands; runs by {model_of(sc)} (cf. the paper's Figure 2)")
 plt.show()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-ids = {r["id"] for r in sc}
-react_em = sum(r["em"] for r in react if r["id"] in ids) / len(ids)
-print(f"{len(ids)} questions. ReAct alone: EM {react_em:.3f}")
+react_alone = rate([r for r in react if r["id"] in ids])
+print(f"n = {n} questions. ReAct alone: EM {react_alone['text']}")
 for method, ys in curves.items():
-    print(f"{method:12} k=1: {ys[0]:.3f}   k=3: {ys[2]:.3f}   k=5: {ys[4]:.3f}   k=21: {ys[-1]:.3f}")
+    cells = []
+    for k in (1, 3, 5, 21):
+        lo, hi = wilson(round(ys[k - 1] * n), n)
+        cells.append(f"k={k}: {ys[k - 1]:.3f} [{lo:.2f}, {hi:.2f}]")
+    print(f"{method:12} " + "  ".join(cells))
+for name, value in constant.items():
+    print(f"baseline {name}: {value:.3f}")
+
+# %% [markdown]
+# `samples_curves` in `react_teach.score` computes the same three curves with `react_teach.score.majority`. Check
+# that your rules from section 2 agree with it at every k:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from react_teach.score import majority
+
+by_id = {r["id"]: r for r in react}
+pairs = [(by_id[s["id"]], s) for s in sc if s["id"] in by_id]
+mine = {"cot-sc": [], "react-cotsc": [], "cotsc-react": []}
+for k in range(1, 22):
+    first_k = [(r, s["samples"][:k]) for r, s in pairs]
+    mine["cot-sc"].append(sum(exact_match(vote(x)[0], r["gold"]) for r, x in first_k) / len(pairs))
+    mine["react-cotsc"].append(sum(exact_match(react_then_cotsc(r, x), r["gold"]) for r, x in first_k) / len(pairs))
+    mine["cotsc-react"].append(sum(exact_match(cotsc_then_react(r, x), r["gold"]) for r, x in first_k) / len(pairs))
+check(mine == curves, "your vote and back-off rules give the module's curves at every k")
+check(all(vote(s["samples"]) == majority(s["samples"]) for s in sc), "your vote equals score.majority on every question")
 
 # %% [markdown]
 # The paper (PaLM-540B): CoT-SC 33.4, CoT-SC → ReAct 34.2, ReAct → CoT-SC 35.1 EM. With a 135M model the curves
-# sit near the floor and are noisy over 20 questions; what carries over is the *mechanism*: how often each hybrid
+# sit near the floor, and on this few questions every band spans the others and the baselines: no difference
+# between the curves here is a finding. What carries over is the *mechanism*: how often each hybrid
 # backs off, which the next cell counts.
 
 # %%
@@ -84,11 +153,12 @@ from react_teach.score import majority
 
 unfinished = sum(not r.get("finished") for r in react if r["id"] in ids)
 weak = sum(majority(s["samples"])[1] < len(s["samples"]) / 2 for s in sc)
+print(f"n = {len(ids)} questions (those overlapping the exemplars left out)")
 print(f"ReAct → CoT-SC backs off on {unfinished} of {len(ids)} questions (ReAct gave no answer within 7 steps)")
 print(f"CoT-SC → ReAct backs off on {weak} of {len(ids)} questions (the majority had fewer than 21/2 votes)")
 
 # %% [markdown]
-# ## The step-limit footnote
+# ## 4. The step-limit footnote
 #
 # Why stop ReAct at 7 steps? The paper reports that among *correct* ReAct trajectories only 0.84% (HotpotQA) used
 # all 7 steps: more steps rarely help. Here is the same count on our run, and the distribution of steps used.
@@ -98,8 +168,12 @@ from react_teach.plots import steps_used
 
 correct = [r for r in react if r["em"]]
 at_limit = sum(len(r["steps"]) == 7 for r in correct)
-print(f"{len(correct)} correct ReAct trajectories, {at_limit} of them used all 7 steps; "
-      f"{sum(len(r['steps']) == 7 for r in react)} of all {len(react)} trajectories hit the limit")
+hit = sum(len(r["steps"]) == 7 for r in react)
+print(f"{len(correct)} correct ReAct trajectories, {at_limit} of them used all 7 steps"
+      + (f" (95% interval {wilson(at_limit, len(correct))[0]:.0%} to {wilson(at_limit, len(correct))[1]:.0%})"
+         if correct else ": no correct trajectory, so the footnote cannot be checked on this run"))
+lo, hi = wilson(hit, len(react))
+print(f"{hit} of all {len(react)} trajectories hit the limit ({hit / len(react):.0%}, 95% interval {lo:.0%} to {hi:.0%})")
 fig = steps_used(react)
 plt.show()
 
@@ -113,9 +187,36 @@ plt.show()
 # - On a capable model the paper finds 3 to 5 samples enough; on a tiny one, count the back-offs, not the points.
 #
 # ## Exercises
-# 1. Change the temperature of `cot_sc` to 0.0. What happens to the votes, and why?
-# 2. In `curves`, at which k does CoT-SC → ReAct stop changing? Explain from the back-off rule.
-# 3. Run `solve("cotsc-react", q["question"], n=5)` and read `extra["backoff"]`.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The back-off rule.** Write `needs_react(votes, k)`: True when CoT-SC → ReAct must run ReAct because the
+#    majority won `votes` of `k` samples. Test it on small k, where k/2 is not a whole number.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("self_consistency_and_backoff")
+
+
+def needs_react(votes, k):
+    ...  # your code here
+
+
+ex[1](needs_react)
+
+# %% [markdown]
+# 2. **Counting back-offs.** On how many questions of the CoT-SC run does ReAct → CoT-SC take the CoT-SC answer?
+#    Count it from `react` and `ids`, not from the printout.
+
+# %%
+react_backoffs = ...  # your answer
+ex[2](react_backoffs)
+
+# %% [markdown]
+# 3. (Open) Change the temperature of `cot_sc` to 0.0. What happens to the votes, and why? Then run
+#    `solve("cotsc-react", q["question"], n=5)` and read `extra["backoff"]`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -25,7 +25,7 @@ APPLE = ("Aside from the Apple Remote, what other device can control the program
 GOLD = "keyboard function keys"
 
 # %% [markdown]
-# ## Step through a trajectory
+# ## 1. Step through a trajectory
 #
 # This is the paper's Figure 1 question. Run it once on the bundled model, then step through it with **Next**:
 # blue lines are the model's, green lines the environment's.
@@ -36,7 +36,7 @@ original = agent.run()
 TraceViewer(original, gold=GOLD)
 
 # %% [markdown]
-# ## Rewrite a thought, resume
+# ## 2. Rewrite a thought, resume
 #
 # Suppose the model went wrong after its first search. The first observation says the remote was designed for
 # Front Row; the page to read next is `Front Row (software)`. We rewrite thought 2 to say so. `edit(2, ...)` cuts
@@ -59,7 +59,7 @@ editor
 # `llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for a local server.
 
 # %% [markdown]
-# ## Compare the branches
+# ## 3. Compare the branches
 #
 # Every edit keeps the trajectory it replaced. The comparison shows the two transcripts line by line (changed lines
 # marked) and both outcomes.
@@ -68,7 +68,7 @@ editor
 HTML(editor.compare("original", "edit 1: step 2"))
 
 # %% [markdown]
-# ## What exactly the model sees after an edit
+# ## 4. What exactly the model sees after an edit
 #
 # Here you play the model, so every line is known in advance. After the edit the model is called on the transcript
 # up to your thought, followed by `Action 2:`, with the stop `"\n"`: it writes one action and nothing else.
@@ -88,7 +88,7 @@ second = scripted.run()
 (me.requests[2][0][-90:], me.requests[2][1]["stop"]), (first.answer, second.answer), [s.author for s in second.steps]
 
 # %% [markdown]
-# ## Save and load branches
+# ## 5. Save and load branches
 #
 # Branches are plain JSON: question, gold answer, and each branch's trajectory. The editor's **Save** and **Load**
 # buttons do the same as these calls.
@@ -104,7 +104,7 @@ editor.save(path)
 list(json.loads(path.read_text())["branches"])
 
 # %% [markdown]
-# ## Why Act cannot be corrected this way
+# ## 6. Why Act cannot be corrected this way
 #
 # An Act agent's transcript has only actions and observations. There is no line that says what the agent believes
 # or plans, so there is nothing to correct *in language*: to change its course you must write its next action
@@ -128,10 +128,38 @@ print(act.run().render())
 # - Steering needs a model that reads its own thoughts; Act gives you nothing to steer with.
 #
 # ## Exercises
-# 1. Edit thought 1 instead of thought 2. Does an earlier correction help more or less?
-# 2. Give both a thought and an action to `editor.edit_and_resume(2, thought, "Search[Front Row (software)]")`.
-#    What does the model do after the observation?
-# 3. Load the saved branches into a new `TraceEditor` and compare them again.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`. Both use the Apple question with a scripted step 1 (`Search[Apple Remote]`) and this
+# edit of thought 2:
+
+# %%
+from react_teach import exercises
+from react_teach.checks.editing_thoughts import THOUGHT
+
+ex = exercises.of("editing_thoughts")
+print(THOUGHT)
+
+# %% [markdown]
+# 1. **What the model reads.** After `edit(2, THOUGHT)` the agent makes one model call. Write the last two lines
+#    of that call's prompt, as one string with `\n` between them.
+
+# %%
+last_two_lines = ...  # your answer
+ex[1](last_two_lines)
+
+# %% [markdown]
+# 2. **A model that follows.** Play the model after the edit: write the list of completions a `ScriptLLM` must
+#    give, from the call the edit makes to the final answer, so that the agent follows your thought and finishes
+#    with the gold answer. Read the observation of `Search[Front Row (software)]` with `wiki` to find the answer.
+
+# %%
+follower = [...]  # your completions, e.g. [" ...", " ..."]
+ex[2](follower)
+
+# %% [markdown]
+# 3. (Open) Edit thought 1 instead of thought 2 on the bundled model: does an earlier correction help more or
+#    less? Then load the saved branches into a new `TraceEditor` and compare them again.
 
 # %%
 # NBVAL_CHECK_OUTPUT

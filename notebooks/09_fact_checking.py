@@ -4,11 +4,14 @@
 # In this notebook you will
 # - run the same loop on claims instead of questions: SUPPORTS, REFUTES or NOT ENOUGH INFO;
 # - read the FEVER exemplars and the 5-step limit;
-# - compare ReAct, CoT and Act on our claims, overall and per label;
+# - compare ReAct, CoT and Act on our claims, overall and per label, beside what a constant answer scores;
 # - look for the claims where grounding helps, and the ones where it does not.
 #
 # FEVER is where the paper's ReAct beats CoT (60.9 against 56.3 accuracy, Table 1): a claim names its subject, so
 # one search often finds the sentence that settles it, while CoT must rely on what the model remembers.
+
+# %% [markdown]
+# ## 1. The FEVER prompt, and one claim
 
 # %%
 from react_teach import check, llm
@@ -23,7 +26,7 @@ fever_prompt = prompt("react", "fever")
 print(fever_prompt[:1500])
 
 # %% [markdown]
-# The loop is the one from notebook 03 with `task="fever"`: the header says `Claim:`, the step limit is 5, and the
+# The loop is the one from notebook "the stop token" with `task="fever"`: the header says `Claim:`, the step limit is 5, and the
 # answer is scored by exact label match.
 
 # %%
@@ -39,7 +42,7 @@ print(cot.steps[0].thought if cot.steps else "")
 print("answer:", repr(cot.answer), "| gold:", claim["label"])
 
 # %% [markdown]
-# ## ReAct, Act and CoT on the course claims
+# ## 2. ReAct, Act and CoT on the course claims
 #
 # A run of each method over the first 24 claims (the set is ordered by subject, so the labels are not exactly
 # balanced), made with `python -m react_teach run --method react --task fever --n 24 --out data/runs/fever_react.jsonl`:
@@ -48,32 +51,54 @@ print("answer:", repr(cot.answer), "| gold:", claim["label"])
 from collections import Counter
 
 from react_teach.data import data_dir, read_jsonl
+from react_teach.honest import baselines, model_of, rate, score_table, scored
 from react_teach.score import FEVER_LABELS
 
-runs = {m: read_jsonl(data_dir() / "runs" / f"fever_{m}.jsonl") for m in ("cot", "act", "react")}
+# claims that overlap the exemplars are left out of every score (notebook "running ablations" explains why)
+runs = {m: scored(read_jsonl(data_dir() / "runs" / f"fever_{m}.jsonl")) for m in ("cot", "act", "react")}
+print(f"runs made by: {model_of(runs['react'])}")
+print(score_table(runs, "fever"))
+
+# %% [markdown]
+# Read the table from the bottom up. The constant answers come first: a "model" that writes SUPPORTS for every
+# claim scores the majority-label line, and no method here beats it. The per-label counts show why.
+
+# %%
+# NBVAL_CHECK_OUTPUT
 for m, rows in runs.items():
-    acc = sum(r["correct"] for r in rows) / len(rows)
     per_label = {g: f"{sum(r['correct'] for r in rows if r['gold'] == g)}/{sum(r['gold'] == g for r in rows)}"
                  for g in FEVER_LABELS}
-    valid = sum((r["answer"] or "").strip() in FEVER_LABELS for r in rows)
-    print(f"{m:6} accuracy {acc:.3f} on {len(rows)} claims; by label {per_label}; "
-          f"answers that are a valid label: {valid}/{len(rows)}")
+    said = Counter((r["answer"] or "").strip() or "(no answer)" for r in rows)
+    print(f"{m:6} right by gold label {per_label}")
+    print(f"{'':6} answers given: {dict(said.most_common())}")
+
+# %% [markdown]
+# **CoT's habit.** CoT answers NOT ENOUGH INFO to almost every claim. Its accuracy is then simply the share of
+# NOT ENOUGH INFO claims, the `always NOT ENOUGH INFO` baseline, give or take a claim: it has learned a habit, not
+# a skill, and it sits below the majority label. ReAct's few right answers are NOT ENOUGH INFO too; on most claims
+# it ran out of its 5 steps without a label (an empty answer). A small model that always picks one label looks like
+# it works on the claims that happen to carry that label, which is why every score here comes with the baselines.
 
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import table1
+from react_teach.plots import TABLE1
+from react_teach.scoreplot import score_bars
 
-fig = table1({m: sum(r["correct"] for r in rows) / len(rows) for m, rows in runs.items()}, "fever",
-             label=model.name)
+ours = {m: rate(rows) for m, rows in runs.items()}
+fig = score_bars({"paper: PaLM-540B, FEVER dev": {m: TABLE1[m][1] / 100 for m in ours},
+                  f"ours: {model_of(runs['react'])}, course claims (n={ours['react']['n']})": ours},
+                 baselines={k: v for k, v in baselines([r["gold"] for r in runs["react"]], "fever").items()
+                            if k.startswith("majority") or "NOT ENOUGH" in k}, ylabel="accuracy (%)",
+                 title="FEVER accuracy, 95% intervals; lines: the majority label and CoT's habit")
 plt.show()
 
 # %% [markdown]
 # A small model often answers with the label it saw most recently, or with something that is not a label at all;
-# that is why the per-label counts and the share of valid labels matter more than the total here.
+# that is why the per-label counts, the answers given and the baselines matter more than the total here.
 
 # %% [markdown]
-# ## Where grounding helps
+# ## 3. Where grounding helps
 #
 # Put the two methods side by side claim by claim: which claims did only ReAct get right, and which only CoT?
 
@@ -96,12 +121,39 @@ for r in only_react[:2]:
 # ## Summary
 # - Fact checking is the same loop with a different header, exemplars and label set, and a 5-step limit.
 # - Accuracy is exact label match, so a model that writes anything but a label scores nothing.
+# - A constant label scores the share of claims that carry it: compare every method with the majority label.
 # - Grounding helps most when one search finds the sentence that settles the claim.
 #
 # ## Exercises
-# 1. Find a REFUTES claim that ReAct got right. Which observation contradicted it?
-# 2. Run `solve("act", ...)` on the claim above. What changes without thoughts?
-# 3. Write a claim of your own about a page in the corpus and run it with both methods.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **The REFUTES claims.** How many scored REFUTES claims did ReAct label correctly? Count it from
+#    `runs["react"]`. Then pick one REFUTES claim and read its steps: did any observation hold the sentence that
+#    contradicts it, and what did the model do next?
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("fact_checking")
+refutes_right = ...  # your answer
+ex[1](refutes_right)
+
+# %% [markdown]
+# 2. **A constant label.** Write `constant(rows, label)`: the accuracy of answering `label` to every claim in
+#    `rows` (result lines with a `gold` field). Do not use `react_teach.honest`.
+
+# %%
+def constant(rows, label):
+    ...  # your code here
+
+
+ex[2](constant)
+
+# %% [markdown]
+# 3. (Open) Run `solve("act", ...)` on the claim above: what changes without thoughts? Write a claim of your own
+#    about a page in the corpus and run it with ReAct and CoT.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -5,9 +5,10 @@
 # - play a small text household in the spirit of ALFWorld: six task types, one line of text per action;
 # - compare the ReAct exemplars with the Act exemplars (the same lines, thoughts deleted) and count where the
 #   thoughts sit;
-# - run ReAct and Act on the bundled model, and read where it chose to think;
-# - rescue a failing episode by editing one thought (the paper's Figure 5), and see the world replayed under it;
-# - see why an Act agent gives you nothing to correct in this way.
+# - run ReAct and Act on the bundled model, and read where it chose to think.
+#
+# Editing a thought while the agent runs (the paper's Figure 5, here in a household) is the lesson of the notebook
+# "editing thoughts"; this one is about where thoughts go.
 #
 # On HotpotQA and FEVER every step has a Thought, an Action and an Observation, in strict alternation: the
 # thoughts are **dense** because the exemplars are written that way. A household task is different. Solving it
@@ -150,7 +151,7 @@ Counter(label for e in react for label in where(e, generate(e.extra["type"], e.e
 # thoughts: break the goal down, track which sub-goals are done, decide the next one, and use common sense about
 # where things are and what to do with them.
 #
-# Compare the knowledge task. In the HotpotQA exemplars (notebook 04) *every* step has a thought:
+# Compare the knowledge task. In the HotpotQA exemplars (notebook "deleted lines") *every* step has a thought:
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -174,8 +175,7 @@ steps = [s for t in hotpot for s in t.steps]
 #
 # Three tasks, each run with both prompts, at most 15 steps each (the official ALFWorld loop allows 50; a thought
 # counts as a step, since it costs a model call). We chose tasks whose object lies on countertop 1, the first place
-# both exemplars look: the easiest case for a model that copies its exemplars. Act runs first, then ReAct, so that
-# the model's cache of the ReAct prompt is still warm for section 4.
+# both exemplars look: the easiest case for a model that copies its exemplars. Act runs first, then ReAct.
 
 # %%
 model = llm.default()
@@ -242,122 +242,6 @@ Counter(label for trial in trials for label in where(runs["react", trial.type].t
 # `model = llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for a local server.
 
 # %% [markdown]
-# ## 4. A thought edit that rescues a failing episode
-#
-# In the paper's Figure 5 a ReAct agent in ALFWorld is failing; a person rewrites two of its thoughts, and the
-# agent follows them to success. This is property D of the paper: the reasoning is plain text in the context, so
-# a human can read it and correct it while the agent runs.
-#
-# Take the first ReAct episode above that failed. A person who knows the room (we do: `expert` reads it) writes one
-# thought, placed where the model took its first action, naming where the object is and what to do next.
-# `edit(k, thought)` cuts the episode before step k, replays the world to where step k began, puts the thought in
-# as step k (author: `human`), and the loop carries on.
-
-# %%
-HINTS = {
-    "clean": "The potato is on countertop 1. Next I go to countertop 1 and take potato 1 from countertop 1.",
-    "heat": "The tomato is on countertop 1. Next I go to countertop 1 and take tomato 1 from countertop 1.",
-    "cool": "The apple is on countertop 1. Next I go to countertop 1 and take apple 1 from countertop 1.",
-}
-failed = next((runs["react", t.type] for t in trials if not runs["react", t.type].trajectory.extra["won"]), None)
-if failed is None:
-    print("Every ReAct episode succeeded: there is nothing to rescue on this model.")
-else:
-    k = next((i for i, s in enumerate(failed.trajectory.steps, 1) if s.action is not None), 1)
-    failed.edit(k, HINTS[failed.task.type])
-    failed.run()
-    nxt = failed.trajectory.steps[k] if len(failed.trajectory.steps) > k else None
-    line = None if nxt is None else f"think: {nxt.thought}" if nxt.action is None else nxt.action
-    print(f"{failed.task.type}: your thought is step {k}; the model's next line: {line!r}; "
-          f"{'success' if failed.trajectory.extra['won'] else 'still a failure'}")
-    show(failed.trajectory)
-
-# %% [markdown]
-# Did it work? Look first at the line right after your thought: the rescue only works if the model's next line
-# is `go to countertop 1`, i.e. if it *reads* the thought. With the bundled model the honest answer is usually no:
-# a 135M model conditions on the format of its context far more than on the content of one line, so it carries on
-# as before and the episode still fails. Property D assumes a model that follows its own reasoning, and that is a
-# matter of scale. Run this section on a capable model with the one-line change above and compare.
-#
-# ### The mechanics, with you playing the model
-#
-# What exactly does an edit do to the world? Here you play the model (the script backend), so every line is known.
-# The task is the `heat` exemplar's: the potato is in fridge 1. The scripted model thinks the potato is on a
-# countertop, wanders to cabinet 1, opens it and picks up a bowl. Five steps, and the step limit ends the episode.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-house = generate("heat", 4)
-me = llm.from_spec("script:", completions=[
-    " think: A potato is most likely on a countertop.", " go to countertop 1", " go to cabinet 1",
-    " open cabinet 1", " take bowl 2 from cabinet 1",
-    " go to fridge 1", " open fridge 1", " take potato 1 from fridge 1", " go to microwave 1",
-    " heat potato 1 with microwave 1", " go to cabinet 2", " open cabinet 2", " put potato 1 in/on cabinet 2"])
-scripted = HouseholdAgent(house, llm=me, prefix="", max_steps=5)
-scripted.run().answer, scripted.env.location, scripted.env.holding, scripted.env.is_open["cabinet 1"]
-
-# %% [markdown]
-# Now edit step 3, the moment it left countertop 1. Steps 3 to 5 are dropped and the world is rebuilt by replaying
-# steps 1 and 2 in a fresh room, since the world is deterministic: the agent is back at countertop 1, holding
-# nothing, and cabinet 1 is closed again. Your thought becomes step 3.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-step = scripted.edit(3, "Potatoes are kept cold, so potato 1 is probably in fridge 1. I go there next.")
-step, scripted.env.location, scripted.env.holding, scripted.env.is_open["cabinet 1"]
-
-# %% [markdown]
-# The loop carries on from there (we raise the step limit first). Each line is printed with its author: the model,
-# you, or the world.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-scripted.max_steps = 20
-print(scripted.run().answer)
-show(scripted.trajectory)
-
-# %% [markdown]
-# With a model that reads its thoughts, this is Figure 5: one line of language, and the next eight actions follow
-# from it. The edit lives in `react_teach.household.HouseholdAgent.edit`; `edit(k, action=...)` puts in an action
-# instead of a thought.
-
-# %% [markdown]
-# ## 5. Why an Act agent cannot be corrected this way
-#
-# An Act transcript is actions and observations only. Nowhere does it say what the agent believes (the potato is
-# on the countertop) or plans (clean it, then the drawer), so there is no line whose correction would change what
-# it does next. The ReAct correction above was one line; for an Act agent the only lever is the actions themselves.
-
-# %%
-act_thoughts = {t.type: sum(s.action is None for s in runs["act", t.type].trajectory.steps) for t in trials}
-act_thoughts
-
-# %% [markdown]
-# No thoughts to edit. To guarantee success by editing actions you would have to write the solution yourself, one action
-# per line: that is doing the agent's job, not correcting it.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-{t.type: f"1 thought (ReAct) or {len(expert(t))} actions (Act)" for t in trials}
-
-# %% [markdown]
-# You can try the middle way: replace one action and hope the model carries on. Here the first action of a failed
-# Act episode becomes `go to countertop 1`, and the model writes the next three. Standing in front of the object is
-# not the same as knowing that it is the object to take, and whatever the model does next, it has no plan it could
-# have read.
-
-# %%
-lost = next((runs["act", t.type] for t in trials if not runs["act", t.type].trajectory.extra["won"]), None)
-if lost is not None:
-    lost.edit(1, action="go to countertop 1")
-    lost.max_steps = 4
-    lost.run()
-    show(lost.trajectory)
-
-# %% [markdown]
-# The same holds for an agent trained by reinforcement or imitation learning, such as BUTLER: its policy is a
-# network, and there is no text in the loop for a person to read or rewrite.
-#
 # ## Summary
 # - Decision tasks take many actions and need few thoughts; ALFWorld-style ReAct makes a thought one more action,
 #   `think: ...`, answered `OK.`, and lets the model decide when to take it.
@@ -365,21 +249,37 @@ if lost is not None:
 #   HotpotQA's exemplars think at every step. The Act exemplars are the same episodes with the thoughts deleted.
 # - On PaLM-540B sparse thoughts take ALFWorld success from 45% (Act) to 71% (ReAct); a 135M model copies the
 #   shape of the thoughts but mostly fails with either prompt.
-# - `edit(k, thought)` cuts the episode, replays the deterministic world to step k and lets the model continue
-#   from your thought; whether it follows is a question of the model.
-# - An Act agent has no thought to correct: you can only write its actions for it.
 #
 # ## Exercises
-# 1. Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small model?
-#    Count the `x` in the patterns.
-# 2. The paper prompts with two exemplars of the *same* type as the task. Write a ReAct episode for a `cool` task
-#    as a list of lines, check it with `react_teach.household.play(generate("cool", 7), lines)` (it must succeed),
-#    add its `render(...)` to the prefix and pass that as `HouseholdAgent(..., prefix=...)`. Does the model do
-#    better on `generate("cool", 2)`?
-# 3. Insert a thought into an Act episode with `edit(k, "...")`. The world answers `OK.`; what does the model do
-#    with a kind of line its exemplars never showed?
-# 4. Figure 5 edits two thoughts. Edit the failed episode a second time, a few steps after your first thought,
-#    with the next sub-goal. Does the bundled model follow now? Try both edits on a capable model.
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **Write an exemplar.** The paper prompts with two exemplars of the *same* type as the task. Write a ReAct
+#    episode for `generate("cool", 7)` as a list of lines (actions, and `think:` lines where a person would stop
+#    to think) and replay it with `react_teach.household.play(task, lines)` until it succeeds. Then (open) add its
+#    `render(...)` to the prefix, pass that as `HouseholdAgent(..., prefix=...)`, and try `generate("cool", 2)`.
+
+# %%
+from react_teach import exercises
+from react_teach.household import play
+
+ex = exercises.of("sparse_thoughts")
+print(generate("cool", 7).goal)
+print(HouseholdEnv(generate("cool", 7)).reset())
+my_episode = [...]  # your lines, e.g. ["think: ...", "go to ...", ...]
+ex[1](my_episode)
+
+# %% [markdown]
+# 2. **The Act exemplars.** How many steps do the two Act exemplar episodes have together? Count them with code.
+
+# %%
+act_steps = ...  # your answer
+ex[2](act_steps)
+
+# %% [markdown]
+# 3. (Open) Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small
+#    model? Count the `x` in the patterns.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -394,5 +294,3 @@ check(sum(pattern(e).count("T") for e in react) == 8, "8 thoughts in the 25 exem
 check(all(len(a.trajectory.steps) <= 15 for a in runs.values()), "no episode goes past its step limit")
 check(all(s.observation == "OK." for a in runs.values() for s in a.trajectory.steps if s.action is None),
       "every thought is answered OK.")
-check(scripted.trajectory.answer == "success" and [s.author for s in scripted.trajectory.steps].count("human") == 1,
-      "the scripted edit replays the world and succeeds")

@@ -70,16 +70,21 @@ def steps_used(rows: list[dict], limit: int = 7) -> plt.Figure:
     return fig
 
 
-def table2(ours: dict[str, float], paper: dict[str, float], title: str) -> plt.Figure:
-    """Within-group percentages of failure modes, ours beside the paper's Table 2."""
+def table2(ours: dict[str, float], paper: dict[str, float], title: str,
+           ci: dict[str, tuple[float, float]] | None = None) -> plt.Figure:
+    """Within-group percentages of failure modes, ours beside the paper's Table 2; `ci` adds our 95% whiskers."""
     cats = list(paper)
     fig, ax = plt.subplots(figsize=(8, 3.4))
     x = range(len(cats))
     nan = float("nan")  # a type the paper did not report ("–"), or a group with no rows, draws no bar
     ax.bar([i - 0.2 for i in x], [nan if paper[c] is None else paper[c] for c in cats], 0.4, color=PAPER_COLOUR,
            label="paper")
-    ax.bar([i + 0.2 for i in x], [nan if ours.get(c) is None else ours[c] for c in cats], 0.4, color=MODEL_COLOUR,
-           label="ours")
+    ours_h = [nan if ours.get(c) is None else ours[c] for c in cats]
+    whiskers = None
+    if ci:  # (lo, hi) in percent around each of our bars; a category without one gets no whisker
+        whiskers = [[max(0.0, h - ci[c][0]) if c in ci and h == h else 0 for c, h in zip(cats, ours_h)],
+                    [max(0.0, ci[c][1] - h) if c in ci and h == h else 0 for c, h in zip(cats, ours_h)]]
+    ax.bar([i + 0.2 for i in x], ours_h, 0.4, color=MODEL_COLOUR, label="ours", yerr=whiskers, capsize=3)
     ax.set_xticks(list(x), [c.replace(" ", "\n", 1) for c in cats], fontsize=8)
     ax.set_ylabel("% within its group")
     ax.set_title(title)

@@ -1,0 +1,242 @@
+# %% [markdown]
+# # 11a · Tool calling
+#
+# In this notebook you will
+# - describe the weak Wikipedia as JSON tool schemas, and play a tool-calling model yourself;
+# - run the bundled model through the same loop with structured tool calls instead of `Action i:` lines (same tool,
+#   same budget of seven calls), with a grammar standing in for a tool-calling API;
+# - compare its trajectories with text ReAct side by side, and name the failure modes that survive the change.
+#
+# The pattern from the paper spread quickly, and much of it has since moved out of the prompt: model APIs now return
+# tool calls as data. This notebook shows that the loop you built in the notebooks "the bare loop" and "the stop
+# token" is still there underneath.
+
+# %%
+import json
+
+from IPython.display import HTML
+
+from react_teach import check
+from react_teach.after import TOOLS, local_chat, tool_calling
+from react_teach.data import data_dir, load_questions, read_jsonl
+from react_teach.llm import Usage
+from react_teach.trajectory import Trajectory
+from react_teach.widgets import LEGEND, trace_html
+from react_teach.wiki import LocalWiki
+
+wiki = LocalWiki.course()
+questions = {q["id"]: q for q in load_questions("hotpotqa")}
+
+# %% [markdown]
+# ## 1. Tools as JSON schemas
+#
+# In text ReAct the model writes `Action 3: Search[Front Row (software)]` and the harness finds the action by
+# splitting the text. A tool-calling API moves that parsing to the other side. You send the tools as JSON schemas
+# beside the messages, the model answers with a structured call (a function name and its arguments as JSON), you run
+# the call, and you send the result back as a message whose role is `tool`. Here is our weak Wikipedia described
+# that way:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+[t["function"]["name"] for t in TOOLS], TOOLS[0]
+
+
+# %% [markdown]
+# The loop is `react_teach.after.tool_calling`. Read it beside `Agent.step` from notebook "the stop token": ask the model, turn
+# its call into the same `search[...]` string, run it in the same `WikiEnv`, append the result, and stop at `finish`
+# or after seven calls. A chat model here is any function that takes the messages and the tools and returns one
+# assistant message, so you can play the model yourself, as in notebook "the bare loop".
+
+# %%
+def me(messages, tools):
+    """You, as a tool-calling model: three calls in a fixed order."""
+    script = [("search", {"entity": "Arthur's Magazine"}), ("search", {"entity": "First for Women"}),
+              ("finish", {"answer": "Arthur's Magazine"})]
+    name, args = script[sum(m["role"] == "tool" for m in messages)]
+    me.seen = messages  # keep what the model was shown, to read it below
+    call = {"id": f"call{len(messages)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args)}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}, Usage()
+
+
+# %%
+# NBVAL_CHECK_OUTPUT
+trace = tool_calling(questions["hq027"]["question"], me, wiki)
+print(trace.render())
+trace.answer, trace.n_calls
+
+# %% [markdown]
+# These are the messages the model was shown before its last call. The `tool` messages are the observations: the
+# environment still writes them, and the model still cannot.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for m in me.seen:
+    body = m["content"] or json.dumps(m["tool_calls"][0]["function"])
+    print(f"{m['role']:>9}: {body[:100]}")
+
+# %% [markdown]
+# Rendered in the paper's format, the trajectory has no Thought lines: it is an **Act** trajectory (notebook "deleted lines").
+# A structured call has a slot for the action and none for the reasoning. A hosted model may write some text in
+# `content` beside its call, and `tool_calling` keeps that text as the thought; our local version leaves no room
+# for it.
+#
+# ## 2. Offline: a grammar instead of an API
+#
+# The bundled model has no tool-calling API, so `local_chat` builds one from llama.cpp's grammar-constrained
+# sampling. A JSON schema becomes a grammar, and at every token the model may only pick tokens that keep the reply
+# a valid `{"tool": ..., "argument": ...}` object. A malformed call is impossible, so the re-prompt of notebook "the stop token"
+# has nothing to repair. A *useless* call is still possible: the grammar fixes the form and leaves the content to
+# the model. The system prompt carries no exemplars, only the tool list.
+#
+# Two course questions, with the same budget as text ReAct (seven calls): the paper's Figure 1 question in our
+# wording, and its magazine comparison. This cell takes the longest in the notebook (typically tens of seconds on
+# two cores).
+
+# %%
+chat = local_chat()  # the bundled SmolLM2-135M again, sampling under a JSON grammar
+picked = ["hq001", "hq027"]
+traces = {i: tool_calling(questions[i]["question"], chat, wiki, max_calls=7) for i in picked}
+{i: (t.n_calls, t.answer) for i, t in traces.items()}
+
+# %% [markdown]
+# ## 3. Side by side with text ReAct, on the same budget
+#
+# On the left, text ReAct on the same question, read from the committed full run of the course
+# (`data/runs/hotpotqa_react.jsonl`, made with
+# `python -m react_teach run --method react --task hotpotqa --out data/runs/hotpotqa_react.jsonl`, same model, six
+# exemplars). On the right, tool calling. Blue lines were written by the model, green lines by the environment.
+
+# %%
+run = {r["id"]: r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")}
+
+
+def side_by_side(i):
+    """Text ReAct from the committed run (left) and grammar-constrained tool calling (right), on question i."""
+    gold = questions[i]["answer"]
+    left = trace_html(Trajectory.from_json(run[i]), gold=gold) if i in run else "(not in the committed run yet)"
+    cell = "<td style='vertical-align:top;width:50%;text-align:left'>"
+    return HTML(f"{LEGEND}<table><tr><th>text ReAct (committed run)</th><th>tool calling</th></tr>"
+                f"<tr>{cell}{left}</td>{cell}{trace_html(traces[i], gold=gold)}</td></tr></table>")
+
+
+side_by_side("hq001")
+
+# %%
+side_by_side("hq027")
+
+
+# %% [markdown]
+# Read what the model did on each side before you read on. Look for three things: whether every call on the right
+# names a real tool with one argument (the grammar guarantees it), whether the model sends the same call again after
+# reading its result, and where each side stops.
+#
+# If you see the same call repeated, you are looking at the first of two ReAct failure modes named by LLMCompiler
+# (Kim et al., arXiv 2312.04511): **repeated calls** of the same function. The second is **premature stopping**: a
+# `finish` after a partial result, before the observation that holds the answer. Both belong to the loop and to the
+# model, not to the syntax, and the paper's Table 2 counts the first one under "reasoning error" for PaLM-540B.
+# Small models fall out of the loop in other ways too. In text ReAct they finish early or write past their action;
+# here a call can be cut off before its JSON closes, and `tool_calling` then records plain text and stops.
+
+# %%
+def repeats(t):
+    """How many calls repeat the call just before them, argument and all."""
+    actions = [s.action for s in t.steps]
+    return sum(a is not None and a.lower() == (b or "").lower() for a, b in zip(actions[1:], actions))
+
+
+for i, t in traces.items():
+    r = run.get(i)
+    if r:
+        text = Trajectory.from_json(r)
+        print(f"{i} text ReAct   : {r['n_calls']} calls, {r['usage']['prompt_tokens']:>6,} prompt tokens, "
+              f"{repeats(text)} repeated, answer {r['answer'][:40]!r} (gold {r['gold']!r})")
+    print(f"{i} tool calling : {t.n_calls} calls, {t.usage.prompt_tokens:>6,} prompt tokens, "
+          f"{repeats(t)} repeated, answer {t.answer[:40]!r}")
+
+# %% [markdown]
+# Compare the prompt tokens too. Text ReAct re-reads its six exemplars at every call; a tool-calling request carries
+# only the tool list. Hosted models are trained to emit tool calls, so they need no exemplars of the format (our
+# tiny model gets the grammar instead). The notebook "the cost of calls" puts numbers on that cost.
+#
+# ## 4. Online: the same loop on a capable model
+#
+# Nothing in the loop changes; only the chat function does. With `OPENAI_API_KEY` set:
+#
+# ```python
+# from react_teach.after import openai_chat
+# chat = openai_chat("gpt-4o-mini")
+# # chat = openai_chat("llama3.1", base_url="http://localhost:11434/v1")  # Ollama (set OPENAI_API_KEY to any text)
+# traces = {i: tool_calling(questions[i]["question"], chat, wiki) for i in picked}
+# ```
+#
+# For text ReAct on the same model, the left column, it is the usual one line:
+# `solve("react", question, llm=llm.from_spec("openai:gpt-4o-mini"))` with `from react_teach.agent import solve` and
+# `from react_teach import llm`.
+#
+# ## 5. The syntax changed, the loop did not
+#
+# | text ReAct (2022) | tool calling |
+# |---|---|
+# | six exemplars teach the format | tool schemas in `tools=`; the model was trained on the format |
+# | `Action i: Search[X]`, found by splitting the text | `tool_calls[0]`, parsed by the server (or forced by a grammar) |
+# | stop at `\nObservation i:` | the reply ends after the call |
+# | `Observation i: ...` appended to the prompt | a `tool` message appended to `messages` |
+# | `Thought i: ...` | nothing, or free text in `content` |
+# | re-prompt when the action line is missing | no call at all: the model has left the loop |
+# | at most 7 steps | at most 7 calls |
+#
+# Underneath, a `tool` message is still text in the model's context. `local_chat` shows it plainly, turning each
+# one into a user turn that starts `Observation:`. The loop now lives in `react_teach.after.tool_calling`, with
+# `local_chat` and `openai_chat` as its two chat functions.
+
+# %% [markdown]
+# ## Summary
+# - Tool-calling APIs absorbed the ReAct loop. The action became a structured call, the observation became a `tool`
+#   message, and the loop (call, run, append, repeat, stop at finish or a budget) stayed the same.
+# - A structured call has a slot for the action and none for the thought: by default it is an Act trajectory.
+# - A grammar or a trained format makes every call well formed. Whether a call is useful is still up to the model:
+#   repeated calls and premature stopping survive the change of syntax.
+#
+# ## Exercises
+#
+# Each exercise prints ✓, or ✗ with a hint, or "not yet" while the answer is still `...`. Reference solutions are
+# in `notebooks/solutions/`.
+#
+# 1. **From a call to an action.** Write `to_action(call)`: it takes one entry of an assistant message's
+#    `tool_calls` (as `me` builds them) and returns the text action `WikiEnv` runs, such as `search[Front Row]`.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("tool_calling")
+
+
+def to_action(call):
+    ...  # your code here
+
+
+ex[1](to_action)
+
+# %% [markdown]
+# 2. **You as the model, on the Figure 1 question.** Write a chat function like `me` that answers hq001
+#    (`questions["hq001"]`) within the budget of seven calls. It must search before it finishes, and its answer must
+#    match the gold one. Read the observations (try `tool_calling(..., your_chat, wiki).render()`) to choose calls.
+
+# %%
+def my_chat(messages, tools):
+    ...  # your code here: return (assistant message, Usage())
+
+
+ex[2](my_chat)
+
+# %% [markdown]
+# 3. (Open) Run section 2 on a capable model with `openai_chat("gpt-4o-mini")`, and text ReAct on the same model.
+#    Which one makes fewer calls? Does either repeat a call or stop early?
+
+# %%
+# NBVAL_CHECK_OUTPUT
+names = {t["function"]["name"] for t in TOOLS}
+check(all(s.action.split("[", 1)[0] in names for t in traces.values() for s in t.steps if s.action is not None),
+      "every grammar-constrained call names a known tool")
+check(all(t.n_calls <= 7 for t in traces.values()), "tool calling keeps text ReAct's budget of seven calls")
