@@ -42,10 +42,12 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summary(rows: list[dict]) -> dict:
+    """n, EM with its Wilson interval, and the constant answers' EM on the very same questions."""
     k, n = sum(bool(r["em"]) for r in rows), len(rows)
     lo, hi = wilson(k, n)
     return {"n": n, "em": round(k / max(1, n), 3), "ci95": [round(lo, 3), round(hi, 3)],
-            "seconds_per_question": round(sum(r["seconds"] for r in rows) / max(1, n), 2)}
+            "seconds_per_question": round(sum(r["seconds"] for r in rows) / max(1, n), 2),
+            "baselines": baselines([{"answer": r["gold"]} for r in rows])}
 
 
 def baselines(questions: list[dict]) -> dict:
@@ -90,7 +92,7 @@ def main(argv=None) -> int:
     wiki, questions = world.wiki(w), w.questions[: a.n]
     path = out / "summary.json"
     result = json.loads(path.read_text()) if path.exists() else {}
-    result["heldout"] = {"seed": world.HELDOUT_SEED, "n": len(questions), "baselines": baselines(questions)}
+    result["heldout"] = {"seed": world.HELDOUT_SEED, "n": len(w.questions), "baselines": baselines(w.questions)}
 
     def measure(key: str, method: str, spec: str, qs: list[dict], wk) -> list[dict]:
         started = time.perf_counter()
