@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -26,19 +25,12 @@ from pathlib import Path
 from react_teach import llm as llm_mod, world
 from react_teach.agent import Agent
 from react_teach.data import load_questions
+from react_teach.honest import wilson
 from react_teach.runs import run
 from react_teach.score import score
 from react_teach.wiki import LocalWiki
 
 METHODS = ("standard", "cot", "act", "react")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    mid, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (max(0.0, (mid - half) / (1 + z * z / n)), min(1.0, (mid + half) / (1 + z * z / n)))
 
 
 def summary(rows: list[dict]) -> dict:
@@ -74,7 +66,7 @@ def rescue(rows: list[dict], w, wiki, llm) -> dict:
         cases.append({"id": r["id"], "step": k, "thought": oracle.steps[k - 1].thought, "answer": t.answer,
                       "gold": q["answer"], "em": score(t.answer, q["answer"])["em"]})
     k = sum(c["em"] for c in cases)
-    lo, hi = wilson(k, len(cases))
+    lo, hi = wilson(k, len(cases)) if cases else (0.0, 1.0)
     return {"failures": len(cases), "rescued": k, "share": round(k / max(1, len(cases)), 3),
             "ci95": [round(lo, 3), round(hi, 3)], "cases": cases}
 
