@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from . import ablate
@@ -217,16 +218,22 @@ def world_texts(method: str, n: int, seeds=None) -> list[str]:
 
     Questions are taken round-robin across the seeds, so that a small `n` still sees every world.
     """
+    return [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()))]
+
+
+@lru_cache(maxsize=4)
+def oracle_trajectories(n: int, seeds: tuple = ()) -> tuple[Trajectory, ...]:
+    """The first `n` oracle trajectories, round-robin over the training worlds; the four formats share them."""
     from . import world
 
-    seeds = tuple(seeds or world.TRAIN_SEEDS)
+    seeds = seeds or world.TRAIN_SEEDS
     if world.HELDOUT_SEED in seeds:
         raise ValueError(f"seed {world.HELDOUT_SEED} is the held-out world: never train on it")
     worlds = [world.generate(s, world.SIZE) for s in seeds]
     wikis = [world.wiki(w) for w in worlds]
-    texts = []
+    out = []
     for k in range(world.SIZE):
         for w, wk in zip(worlds, wikis):
-            if len(texts) < n:
-                texts.append(training_text(world.oracle(w, w.questions[k], wk), method))
-    return texts
+            if len(out) < n:
+                out.append(world.oracle(w, w.questions[k], wk))
+    return tuple(out)
