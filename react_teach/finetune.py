@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import ablate
+from .adapters import file_hash
 from .trajectory import Trajectory
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
@@ -96,14 +97,6 @@ def data_hash(texts: list[str]) -> str:
     return hashlib.sha256("\x00".join(texts).encode()).hexdigest()
 
 
-def file_sha256(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def batches(lengths: list[int], batch_tokens: int) -> list[list[int]]:
     """Group examples of similar length (little padding), each batch at most `batch_tokens` padded tokens.
 
@@ -153,7 +146,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     schedule = schedule[:max_steps] if max_steps else schedule
     settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
                     loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
-                    base_sha256=file_sha256(base))
+                    base_sha256=file_hash(base))
     model = TorchLlama.from_gguf(base, rank=rank, alpha=alpha, seed=seed)
     opt = torch.optim.AdamW(model.lora.parameters(), lr=lr, weight_decay=0.0)
     warm = max(1, len(schedule) // 20)
@@ -206,7 +199,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
             "learned_tokens": sum(sum(m) for _, m in data), "first_loss": state["losses"][0] if tail else None,
             "final_loss": round(sum(tail) / max(1, len(tail)), 4), "minutes": round(state["seconds"] / 60, 1),
             "threads": torch.get_num_threads(), "bf16": bf16, "torch": torch.__version__, "adapter": out.name,
-            "adapter_sha256": file_sha256(out), "losses": state["losses"]}
+            "adapter_sha256": file_hash(out), "losses": state["losses"]}
     tmp = out.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(prov, indent=1) + "\n")
     tmp.replace(out.with_suffix(".json"))
