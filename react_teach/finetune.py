@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import time
 from functools import lru_cache
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from . import ablate
 from .adapters import file_hash
+from .common import write_atomic
 from .trajectory import Trajectory
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
@@ -113,6 +115,18 @@ def batches(lengths: list[int], batch_tokens: int) -> list[list[int]]:
     return out + [cur] if cur else out
 
 
+def order(plan: list[list[int]], epochs: int, seed: int, max_steps: int | None = None) -> list[list[int]]:
+    """Every step's batch, fixed up front from the seed: a resumed run takes the very same batches.
+
+    >>> order([[0], [1], [2]], epochs=2, seed=0)
+    [[1], [2], [0], [1], [2], [0]]
+    """
+    rng, steps = random.Random(seed), []
+    for _ in range(epochs):
+        steps += rng.sample(plan, len(plan))
+    return steps[:max_steps] if max_steps else steps
+
+
 def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | None = None, rank: int = 8,
           alpha: float = 16.0, lr: float = 2e-3, epochs: int = 1, batch_tokens: int = 2048, loss: str = "model",
           seed: int = 0, workdir: str | Path | None = None, save_every: int = 20, threads: int | None = None,
@@ -122,8 +136,6 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     Resumable: every `save_every` steps the adapter, the optimizer and the step are saved in `workdir`; a rerun of
     the same command with the same data continues from there. Returns the provenance dict.
     """
-    import random
-
     import torch
     from tqdm.auto import tqdm
 
@@ -138,12 +150,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         torch.set_num_threads(threads)
     tok = tokenizer(base)
     data = [encode(tok, segments(t, method, loss)) for t in texts]
-    plan = batches([len(ids) for ids, _ in data], batch_tokens)
-    schedule = []  # the whole batch order up front: a resumed run takes the very same batches
-    rng = random.Random(seed)
-    for _ in range(epochs):
-        schedule += rng.sample(plan, len(plan))
-    schedule = schedule[:max_steps] if max_steps else schedule
+    schedule = order(batches([len(ids) for ids, _ in data], batch_tokens), epochs, seed, max_steps)
     settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
                     loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
                     base_sha256=file_hash(base))
@@ -200,9 +207,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
             "final_loss": round(sum(tail) / max(1, len(tail)), 4), "minutes": round(state["seconds"] / 60, 1),
             "threads": torch.get_num_threads(), "bf16": bf16, "torch": torch.__version__, "adapter": out.name,
             "adapter_sha256": file_hash(out), "losses": state["losses"]}
-    tmp = out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(prov, indent=1) + "\n")
-    tmp.replace(out.with_suffix(".json"))
+    write_atomic(out.with_suffix(".json"), json.dumps(prov, indent=1) + "\n")
     return prov
 
 
