@@ -97,7 +97,7 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
         return f"{last}. {e['founded']} is {word} {check[1]}, so the answer is {ans}."
     if kind == "claim":
         if ans == "NOT ENOUGH INFO":
-            return f"Nothing on the page mentions {plan['nei_kw']}, so the answer is {ans}."
+            return f"There is no information on whether {reads[0][0]} {plan['nei']}, so the answer is {ans}."
         return f"{last}. " + ("This agrees with the claim" if ans == "SUPPORTS" else "This contradicts the claim") + \
             f", so the answer is {ans}."
     return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
