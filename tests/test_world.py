@@ -169,3 +169,18 @@ def test_world_build_refuses_an_existing_folder_and_leaves_it_alone(tmp_path, ca
         cli.main(["world", "build", "--seed", "1", "--out", str(tmp_path / "out")])
     assert e.value.code == 2 and "already exists" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]
+
+
+def test_the_course_agent_playing_the_oracle_script_on_world_spec_reaches_the_gold_answer(tmp_path, capsys):
+    """`ask --wiki world:SEED:SIZE` opens the world; a scripted model that writes the oracle's thoughts and actions
+    gets the oracle's observations from the course's own Agent, and its answer."""
+    w = world.generate(3, 40)
+    q = next(q for q in w.questions if q["recovery"] and q["hops"] == 3)
+    t = world.oracle(w, q, world.wiki(w))
+    script = tmp_path / "oracle.jsonl"
+    script.write_text("".join(json.dumps(f" {s.thought}\nAction {i}: {s.action}") + "\n"
+                              for i, s in enumerate(t.steps, 1)))
+    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", "world:3:40", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"] == q["answer"]
+    assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
