@@ -39,6 +39,7 @@ ORG_KIND = {"novel": "publisher", "film": "film studio", "album": "record label"
 ORG_SUFFIX = {"publisher": ["Press", "Books", "House"], "film studio": ["Pictures", "Films"],
               "record label": ["Records", "Music"]}
 TOWN_SUFFIX = ["ford", "holm", "wick", "mere", "dale", "stead", "mouth", "gard", "ton", "by"]
+TITLE_NOUNS = ["Letters", "Orchard", "Winter", "Crossing", "Lantern", "Harbour", "Garden", "Road"]
 ADJ = ["well-known", "young", "retired", "self-taught", "prize-winning", "busy", "careful"]
 
 
@@ -129,7 +130,7 @@ def _entities(w: World, r: random.Random, names: Namer) -> None:
         shared = works[-1] if works and works[-1]["kind"] != kind and not works[-1]["shared"] \
             and r.random() < 0.3 else None
         name = shared["name"] if shared else (names.root() if r.random() < 0.6 else
-                                              f"The {names.root()} {r.choice(['Letters', 'Orchard', 'Winter', 'Crossing', 'Lantern', 'Harbour', 'Garden', 'Road'])}")
+                                              f"The {names.root()} {r.choice(TITLE_NOUNS)}")
         makers = [p for p in people if p["occupation"] in MAKERS[kind]]
         e = {"type": "work", "kind": kind, "name": name, "title": f"{name} ({kind})" if shared else name,
              "shared": bool(shared), "creator": r.choice(makers)["title"], "year": r.randint(1900, 2020),
@@ -179,7 +180,7 @@ def build(seed: int, size: int, out) -> dict:
             t = oracle(w, q, wk)
             text = t.render()
             rows.append({"id": q["id"], "task": t.task, "gold": t.answer, "recovery": q.get("recovery", []),
-                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in ("react", "act", "cot", "standard")}})
+                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in DERIVE}})
         for name, items in (("corpus", w.articles), ("questions", w.questions), ("claims", w.claims),
                             ("trajectories", rows)):
             (tmp / f"{name}.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"
