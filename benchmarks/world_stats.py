@@ -21,18 +21,24 @@ from react_teach import world
 from react_teach.wiki import article_text, sentences
 
 
-def build_seconds(seed: int = 1, size: int = 300) -> float:
+def build_seconds(seed: int = 1, size: int = 300) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one build; on a shared machine the CPU time is the steadier figure."""
+    import resource
+
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, REACT_TEACH_CACHE=str(Path(tmp) / "cache"))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "react_teach", "world", "build", "--seed", str(seed), "--size",
                         str(size), "--out", str(Path(tmp) / "out")], check=True, env=env, capture_output=True)
-        return time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        return time.perf_counter() - started, cpu
 
 
 def stats(seeds, size: int) -> dict:
     articles, types, levels, kinds, claims = 0, Counter(), Counter(), Counter(), Counter()
-    recover, n, steps, tokens, guessed = Counter(), 0, 0, [], 0
+    recover, n, steps, tokens, guessed, traj_tokens = Counter(), 0, 0, [], 0, []
     tok = tokenizer()
     for seed in seeds:
         w = world.generate(seed, size)
@@ -49,6 +55,7 @@ def stats(seeds, size: int) -> dict:
                 continue
             n += 1
             steps += len(t.steps)
+            traj_tokens.append(len(tok(t.render())))
             types[q["type"]] += 1
             levels[q["level"]] += 1
             kinds[q["hops"], q["type"]] += 1
@@ -62,7 +69,8 @@ def stats(seeds, size: int) -> dict:
             "types": dict(types), "levels": dict(levels), "hops x type": {f"{h}-hop {t}": c for (h, t), c in
                                                                          sorted(kinds.items())},
             "share of oracle trajectories with": {k: round(v / n, 3) for k, v in recover.items()},
-            "mean steps": round(steps / n, 2), "guessing floor (EM)": round(guessed / n, 3),
+            "mean steps": round(steps / n, 2), "mean SmolLM2 tokens per rendered ReAct trajectory":
+                round(sum(traj_tokens) / n, 1), "guessing floor (EM)": round(guessed / n, 3),
             "first five sentences, SmolLM2 tokens (mean, min, max)": (round(sum(tokens) / len(tokens), 1),
                                                                        min(tokens), max(tokens))}
 
@@ -88,7 +96,9 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("--time-only", action="store_true")
     a = p.parse_args()
-    print(f"world build --seed 1 --size 300: {build_seconds():.2f} s (fresh process, empty cache)")
+    wall, cpu = build_seconds()
+    print(f"world build --seed 1 --size 300: {wall:.2f} s wall, {cpu:.2f} s CPU (fresh process, empty cache; "
+          f"load average {os.getloadavg()[0]:.1f})")
     if not a.time_only:
         for name, seeds in (("training seeds", world.TRAIN_SEEDS), ("held-out seed", (world.HELDOUT_SEED,))):
             started = time.perf_counter()
