@@ -17,6 +17,13 @@ People (name, birth year and town, occupation, spouse, parent), towns (country, 
 founder). Key facts sit in the first five sentences, except one fact of some entities, which sits further down
 (the oracle then needs ``lookup``). Some works share a name, so ``Name (novel)``, ``Name (film)`` and a ``Name``
 disambiguation page exist. Some people have a middle name that questions leave out.
+
+    >>> t = oracle(w, w.questions[0], wiki(w))  # every observation from WikiEnv, the last action Finish[gold]
+    >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
+    (True, True)
+
+Training worlds are `TRAIN_SEEDS` (12 x 200 questions), the held-out world `HELDOUT_SEED` (200 questions). Names
+avoid every word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
 """
 from __future__ import annotations
 
