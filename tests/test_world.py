@@ -184,3 +184,9 @@ def test_the_course_agent_playing_the_oracle_script_on_world_spec_reaches_the_go
     out = json.loads(capsys.readouterr().out)
     assert out["answer"] == q["answer"]
     assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
+
+
+def test_training_seeds_give_2000_questions_and_the_held_out_seed_is_not_among_them():
+    assert world.HELDOUT_SEED not in world.TRAIN_SEEDS
+    assert len(world.TRAIN_SEEDS) * world.SIZE >= 2000
+    assert len(world.generate(world.HELDOUT_SEED, world.SIZE).questions) == 200
