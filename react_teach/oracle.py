@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 
+from .articles import keyword
 from .questions import ORGWORD, ROLE, fact, sentence_rel, value
 from .trajectory import Step, Trajectory
 from .wiki import WikiEnv
-from .articles import keyword
 from .world import OCCUPATIONS, World
 
 NEI_KEYWORD = {"plays the violin": "violin", "keeps bees": "bees", "has climbed a mountain": "mountain",

@@ -8,7 +8,7 @@ import pytest
 from react_teach import ablate, cli, world
 from react_teach.data import data_dir, read_jsonl
 from react_teach.questions import sentence_rel, value
-from react_teach.wiki import WikiEnv, from_spec, sentences, article_text
+from react_teach.wiki import WikiEnv, article_text, from_spec, sentences
 
 
 @pytest.fixture(scope="module")
