@@ -34,16 +34,24 @@ course_q["question"], world_q["question"]
 #
 # ## Asking without looking
 #
-# Here is the bundled model with chain-of-thought and no tool, once on each question. (Your CPU may print a
+# Here is the bundled model with chain-of-thought and no tool. Its answer to the course question comes from the
+# course's committed CoT run (see "Running ablations"); the world question it answers now. (Your CPU may print a
 # different text: the point is not what it says, but that on the world question *nothing* it says can come from
 # memory.)
 
 # %%
 from react_teach.agent import solve
+from react_teach.data import data_dir, read_jsonl
 
-for q in (course_q, world_q):
-    t = solve("cot", q["question"])
-    print(f"{q['question']}\n  model: {t.answer!r}   gold: {q['answer']!r}\n")
+committed = next(r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_cot.jsonl") if r["id"] == course_q["id"])
+t = solve("cot", world_q["question"])
+for q, thought, answer in ((course_q, committed["steps"][0]["thought"], committed["answer"]),
+                           (world_q, t.steps[0].thought, t.answer)):
+    print(f"{q['question']}\n  {thought}\n  model: {answer!r}   gold: {q['answer']!r}\n")
+
+# %% [markdown]
+# Both answers are wrong, but differently so. A bigger model may well *remember* when Boston University was founded;
+# no model can remember when the world's town was founded, so whatever facts the second thought states, it made up.
 
 # %% [markdown]
 # ## A world from a seed

@@ -17,6 +17,13 @@ People (name, birth year and town, occupation, spouse, parent), towns (country, 
 founder). Key facts sit in the first five sentences, except one fact of some entities, which sits further down
 (the oracle then needs ``lookup``). Some works share a name, so ``Name (novel)``, ``Name (film)`` and a ``Name``
 disambiguation page exist. Some people have a middle name that questions leave out.
+
+    >>> t = oracle(w, w.questions[0], wiki(w))  # every observation from WikiEnv, the last action Finish[gold]
+    >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
+    (True, True)
+
+Training worlds are `TRAIN_SEEDS` (12 x 200 questions), the held-out world `HELDOUT_SEED` (200 questions). Names
+avoid every word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
 """
 from __future__ import annotations
 
@@ -39,6 +46,7 @@ ORG_KIND = {"novel": "publisher", "film": "film studio", "album": "record label"
 ORG_SUFFIX = {"publisher": ["Press", "Books", "House"], "film studio": ["Pictures", "Films"],
               "record label": ["Records", "Music"]}
 TOWN_SUFFIX = ["ford", "holm", "wick", "mere", "dale", "stead", "mouth", "gard", "ton", "by"]
+TITLE_NOUNS = ["Letters", "Orchard", "Winter", "Crossing", "Lantern", "Harbour", "Garden", "Road"]
 ADJ = ["well-known", "young", "retired", "self-taught", "prize-winning", "busy", "careful"]
 
 
@@ -129,7 +137,7 @@ def _entities(w: World, r: random.Random, names: Namer) -> None:
         shared = works[-1] if works and works[-1]["kind"] != kind and not works[-1]["shared"] \
             and r.random() < 0.3 else None
         name = shared["name"] if shared else (names.root() if r.random() < 0.6 else
-                                              f"The {names.root()} {r.choice(['Letters', 'Orchard', 'Winter', 'Crossing', 'Lantern', 'Harbour', 'Garden', 'Road'])}")
+                                              f"The {names.root()} {r.choice(TITLE_NOUNS)}")
         makers = [p for p in people if p["occupation"] in MAKERS[kind]]
         e = {"type": "work", "kind": kind, "name": name, "title": f"{name} ({kind})" if shared else name,
              "shared": bool(shared), "creator": r.choice(makers)["title"], "year": r.randint(1900, 2020),
@@ -179,7 +187,7 @@ def build(seed: int, size: int, out) -> dict:
             t = oracle(w, q, wk)
             text = t.render()
             rows.append({"id": q["id"], "task": t.task, "gold": t.answer, "recovery": q.get("recovery", []),
-                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in ("react", "act", "cot", "standard")}})
+                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in DERIVE}})
         for name, items in (("corpus", w.articles), ("questions", w.questions), ("claims", w.claims),
                             ("trajectories", rows)):
             (tmp / f"{name}.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"

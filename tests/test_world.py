@@ -8,7 +8,7 @@ import pytest
 from react_teach import ablate, cli, world
 from react_teach.data import data_dir, read_jsonl
 from react_teach.questions import sentence_rel, value
-from react_teach.wiki import WikiEnv, from_spec, sentences, article_text
+from react_teach.wiki import WikiEnv, article_text, from_spec, sentences
 
 
 @pytest.fixture(scope="module")
@@ -81,9 +81,11 @@ def test_every_supporting_fact_exists_and_holds_its_fact(w1):
         if q["type"] == "bridge":  # the last fact read is the answer itself
             title, idx = q["supporting_facts"][-1]
             assert q["answer"] in by_title[title][idx]
-    for c in w1.claims:
+    for c in w1.claims:  # FEVER gives NOT ENOUGH INFO no evidence; the others one sentence that holds the fact
+        assert bool(c["evidence"]) == (c["label"] != "NOT ENOUGH INFO")
         for title, idx in c["evidence"]:
-            assert by_title[title][idx]
+            (_, rel, _), = w1.plans[c["id"]]["reads"]
+            assert value(w1.entities[title], rel) in by_title[title][idx]
 
 
 def test_no_world_title_collides_with_the_course_corpus():
@@ -167,3 +169,24 @@ def test_world_build_refuses_an_existing_folder_and_leaves_it_alone(tmp_path, ca
         cli.main(["world", "build", "--seed", "1", "--out", str(tmp_path / "out")])
     assert e.value.code == 2 and "already exists" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]
+
+
+def test_the_course_agent_playing_the_oracle_script_on_world_spec_reaches_the_gold_answer(tmp_path, capsys):
+    """`ask --wiki world:SEED:SIZE` opens the world; a scripted model that writes the oracle's thoughts and actions
+    gets the oracle's observations from the course's own Agent, and its answer."""
+    w = world.generate(3, 40)
+    q = next(q for q in w.questions if q["recovery"] and q["hops"] == 3)
+    t = world.oracle(w, q, world.wiki(w))
+    script = tmp_path / "oracle.jsonl"
+    script.write_text("".join(json.dumps(f" {s.thought}\nAction {i}: {s.action}") + "\n"
+                              for i, s in enumerate(t.steps, 1)))
+    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", "world:3:40", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"] == q["answer"]
+    assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
+
+
+def test_training_seeds_give_2000_questions_and_the_held_out_seed_is_not_among_them():
+    assert world.HELDOUT_SEED not in world.TRAIN_SEEDS
+    assert len(world.TRAIN_SEEDS) * world.SIZE >= 2000
+    assert len(world.generate(world.HELDOUT_SEED, world.SIZE).questions) == 200
