@@ -83,19 +83,16 @@ def _facts(e: dict, r: random.Random) -> list[tuple[str, str]]:
     if e["type"] == "org":
         return [("seat", f"{t} is a {e['kind']} based in the town of {e['seat']}."),
                 ("founded", f"It was founded in {e['founded']} in a single small room."),
-                ("founder", r.choice([f"Its founder was {e['founder']}, who ran it for years.",
-                                      f"{e['founder']} is its founder."]))]
+                ("founder", r.choice([f"Its founder was {e['founder']}, who ran it for years.", f"{e['founder']} is its founder."]))]
     k, n = e["kind"], e["name"]
     return [("creator", {"novel": f"{n} is a novel written by {e['creator']}.",
                          "film": f"{n} is a film directed by {e['creator']}.",
                          "album": f"{n} is an album by the singer {e['creator']}."}[k]),
-            ("year", {"novel": f"It was first published in {e['year']} to good reviews.",
-                      "film": f"It came out in {e['year']} in a few cinemas.",
+            ("year", {"novel": f"It was first published in {e['year']} to good reviews.", "film": f"It came out in {e['year']} in a few cinemas.",
                       "album": f"It was released in {e['year']} on a long-playing record."}[k]),
             ("org", {"novel": f"Its publisher is {e['org']}.", "film": f"It was made by the studio {e['org']}.",
                      "album": f"It appeared on the label {e['org']}."}[k]),
-            ("place", {"novel": f"The story is set in the town of {e['place']}.",
-                       "film": f"It is set in the town of {e['place']}.",
+            ("place", {"novel": f"The story is set in the town of {e['place']}.", "film": f"It is set in the town of {e['place']}.",
                        "album": f"It was recorded in {e['place']}."}[k])]
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 
-from .articles import keyword
 from .questions import ORGWORD, ROLE, fact, sentence_rel, value
 from .trajectory import Step, Trajectory
 from .wiki import WikiEnv
+from .articles import keyword
 from .world import OCCUPATIONS, World
 
 NEI_KEYWORD = {"plays the violin": "violin", "keeps bees": "bees", "has climbed a mountain": "mountain",
@@ -61,8 +61,7 @@ def _decompose(r, plan, ents, first: str) -> str:
         return r.choice([f"I need to search {first} and {second} and find {g0} and {goal(b, rel0, second)}. "
                          f"I need to search {first} first.",
                          f"I need to find {g0} and {goal(b, rel0, second)}, then compare. "
-                         f"I will search {first} first.",
-                         f"To compare them, I need to search {first} first and find {g0}."])
+                         f"I will search {first} first."])
     if kind in ("bridge2", "bridge3"):
         later, prev = [], (e0, rel0)
         for title, rel, _ in reads[1:]:
@@ -71,11 +70,9 @@ def _decompose(r, plan, ents, first: str) -> str:
         rest = ", then ".join(later)
         return r.choice([f"I need to search {first}, find {g0}, then find {rest}.",
                          f"First I need to search {first} and find {g0}. Then I need to find {rest}.",
-                         f"This needs {len(reads)} facts, so I need to search {first} first and find {g0}, "
-                         f"then {rest}.",
-                         f"To answer, I need to find {g0}, then {rest}. I will search {first} first."])
-    return r.choice([f"I need to search {first} and find {g0}.", f"I should search {first} to find {g0}.",
-                     f"To check this, I need to search {first} and find {g0}."])
+                         f"This needs {len(reads)} facts. I need to search {first} first and find {g0}, "
+                         f"then {rest}."])
+    return r.choice([f"I need to search {first} and find {g0}.", f"I should search {first} to find {g0}."])
 
 
 def _conclude(r, plan, ents, facts: list[str]) -> str:
@@ -85,8 +82,7 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
         a, b = (ents[t] for t, _, _ in reads)
         rel = check[1]
         x, y = sorted((a, b), key=lambda e: int(value(e, rel)))
-        return r.choice([f"{last}. {value(x, rel)} is earlier than {value(y, rel)}, so the answer is {ans}.",
-                         f"{last}. {ans} came first, in {value(x, rel)}, so the answer is {ans}."])
+        return f"{last}. {value(x, rel)} is earlier than {value(y, rel)}, so the answer is {ans}."
     if kind == "both":
         rel = reads[0][1]
         desc = {"occupation": OCCUPATIONS.get(check[1]), "country": f"in {check[1]}",
@@ -101,11 +97,10 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
         return f"{last}. {e['founded']} is {word} {check[1]}, so the answer is {ans}."
     if kind == "claim":
         if ans == "NOT ENOUGH INFO":
-            return f"There is no information on whether {reads[0][0]} {plan['nei']}, so the answer is {ans}."
+            return f"Nothing on the page mentions {plan['nei_kw']}, so the answer is {ans}."
         return f"{last}. " + ("This agrees with the claim" if ans == "SUPPORTS" else "This contradicts the claim") + \
             f", so the answer is {ans}."
-    return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}.",
-                     f"{last}, which means the answer is {ans}."])
+    return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
 
 
 def trajectory(w: World, q: dict, wiki) -> Trajectory:
@@ -133,8 +128,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             else:
                 x = e["name"] if e["type"] == "work" else s
                 thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",
-                                    "{} So I need to search {} and find {}.", "{} Now I need to search {} and find {}."
-                                    ]).format(
+                                    "{} So I need to search {} and find {}."]).format(
                     facts[-1] + ".", s, goal(e, rel, x))
             obs = act(thought, f"Search[{s}]")
             if obs.startswith("Could not find"):
@@ -142,12 +136,10 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
                     raise RuntimeError(f"{qid}: {title!r} is not among the similar titles: {obs}")
                 if e["type"] == "work":
                     thought = r.choice([f"{s} has more than one page, so I need to search {title} instead.",
-                                        f"There are several pages called {s}; I need to search {title}.",
-                                        f"{s} is ambiguous, so I need to search {title}."])
+                                        f"There are several pages called {s}; I need to search {title}."])
                 else:
                     thought = r.choice([f"I could not find {s}, so I need to search {title} from the similar titles.",
-                                        f"There is no page {s}, so I need to search {title}, the closest match.",
-                                        f"{s} has no page of its own; I need to search {title} instead."])
+                                        f"There is no page {s}, so I need to search {title}, the closest similar title."])
                 obs = act(thought, f"Search[{title}]")
             here = title
         if rel is None:  # a claim the page cannot settle: look for its keyword and find nothing
@@ -161,9 +153,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             kw = keyword(e, sentence_rel(rel))
             obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
                                 f"so I need to look up {kw}.",
-                                f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up {kw}.",
-                                f"I cannot see {goal(e, rel, e.get('name', title))} in the first sentences, so I need "
-                                f"to look up {kw}."]),
+                                f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up {kw}."]),
                       f"Lookup[{kw}]")
             while target not in obs and obs.startswith("(Result"):
                 obs = act(f"That is a different sentence, so I need to look up {kw} again.", f"Lookup[{kw}]")

@@ -58,21 +58,13 @@ def _pick(r, pool, cond=lambda e: True):
     return r.choice(good) if good else None
 
 
-def pools(w) -> dict:
-    """Entities by type, married people, and entities by occupation, country and seat."""
-    out: dict = {}
-    for e in w.entities.values():
-        out.setdefault(e["type"], []).append(e)
-    out["married"] = [e for e in out["person"] if e["spouse"]]
-    for kind, rel in (("person", "occupation"), ("town", "country"), ("org", "seat")):
-        for e in out[kind]:
-            out.setdefault("by", {}).setdefault(rel, {}).setdefault(e[rel], []).append(e)
-    return out
-
-
-def _candidate(w, r, kind, short, pool):
+def _candidate(w, r, kind, short):
     """(question, answer, reads, check) for one random question of `kind`; reads are (title, rel, query)."""
-    P, T, W, O, E, by_value = pool["person"], pool["town"], pool["work"], pool["org"], w.entities, pool["by"]
+    P = [e for e in w.entities.values() if e["type"] == "person"]
+    T = [e for e in w.entities.values() if e["type"] == "town"]
+    W = [e for e in w.entities.values() if e["type"] == "work"]
+    O = [e for e in w.entities.values() if e["type"] == "org"]
+    E = w.entities
     name = lambda p: p["short"] if short and p.get("short") else p["title"]  # noqa: E731
 
     def rd(e, rel, first=False):
@@ -97,7 +89,7 @@ def _candidate(w, r, kind, short, pool):
             return (f"On which river lies the town where {name(p)} was born?", E[p["birthplace"]]["river"],
                     [rd(p, "birthplace", 1), rd(E[p["birthplace"]], "river")], None)
         if c == 4:
-            p = _pick(r, pool["married"])
+            p = _pick(r, P, lambda e: e["spouse"])
             return p and (f"What is the occupation of the spouse of {name(p)}?", E[p["spouse"]]["occupation"],
                           [rd(p, "spouse", 1), rd(E[p["spouse"]], "occupation")], None)
         if c == 5:
@@ -124,7 +116,7 @@ def _candidate(w, r, kind, short, pool):
             s = E[p["spouse"]]
             return (f"In which town was the spouse of the {ROLE[wk['kind']]} of {np(wk)} born?", s["birthplace"],
                     [rd(wk, "creator", 1), rd(p, "spouse"), rd(s, "birthplace")], None)
-        p = _pick(r, pool["married"])
+        p = _pick(r, P, lambda e: e["spouse"])
         s = p and E[p["spouse"]]
         return p and (f"In what year was the birthplace of the spouse of {name(p)} founded?",
                       str(E[s["birthplace"]]["founded"]),
@@ -145,11 +137,7 @@ def _candidate(w, r, kind, short, pool):
         c = r.randrange(3)
         pool, rel = [(P, "occupation"), (T, "country"), (O, "seat")][c]
         a, same = r.choice(pool), r.random() < 0.5
-        if same:  # another entity with the same value, from an index (a scan per try is slow in big worlds)
-            b = _pick(r, by_value[rel][a[rel]], lambda e: e is not a)
-        else:
-            b = r.choice(pool)
-            b = b if b[rel] != a[rel] else None
+        b = _pick(r, pool, lambda e: e is not a and (e[rel] == a[rel]) == same)
         if b is None:
             return None
         from .world import OCCUPATIONS
@@ -191,12 +179,12 @@ def sentence_rel(rel: str) -> str:
 
 
 def make_questions(w, r: random.Random) -> None:
-    seen, pool = set(), pools(w)
+    seen = set()
     for i in range(w.size):
         kind, want = KIND_CYCLE[i % 20], RECOVERY_CYCLE[(3 * i + i // 20) % 20]
         best = None
         for _ in range(80):
-            c = _candidate(w, r, kind, want == "miss", pool)
+            c = _candidate(w, r, kind, short=want == "miss")
             if not c or c[0] in seen:
                 continue
             best, got = c, recoveries(w, c[2])
@@ -216,27 +204,27 @@ NEI = ["plays the violin", "keeps bees", "has climbed a mountain", "owns a saili
 
 def make_claims(w, r: random.Random) -> None:
     """FEVER-style claims, a third each SUPPORTS, REFUTES and NOT ENOUGH INFO; about half as many as questions."""
-    pool = pools(w)
+    ents = [e for e in w.entities.values() if e["type"] in ("person", "town", "work", "org")]
     rels = {"person": ["birthplace", "spouse", "occupation"], "town": ["founded", "river", "country"],
             "work": ["creator", "year", "org", "place"], "org": ["seat", "founded", "founder"]}
     for i in range(max(1, w.size // 2)):
         label = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"][i % 3]
-        if label == "NOT ENOUGH INFO":  # something no page says: FEVER gives such claims no evidence
-            e, rel = r.choice(pool["person"]), None
-            claim = f"{e['title']} {r.choice(NEI)}."
+        while True:
+            e = r.choice(ents if label != "NOT ENOUGH INFO" else [x for x in ents if x["type"] == "person"])
+            rel = r.choice(rels[e["type"]])
+            if e.get(rel):
+                break
+        true = value(e, rel)
+        if label == "REFUTES":  # the same kind of value, taken from another entity
+            other = [value(x, rel) for x in ents if x["type"] == e["type"] and x.get(rel) and value(x, rel) != true]
+            claim, reads = fact(e, rel, r.choice(other)) + ".", [(e["title"], rel, e["title"])]
+        elif label == "SUPPORTS":
+            claim, reads = fact(e, rel, true) + ".", [(e["title"], rel, e["title"])]
         else:
-            while True:
-                e = r.choice(pool[r.choice(list(rels))])
-                rel = r.choice(rels[e["type"]])
-                if e.get(rel):
-                    break
-            true = claimed = value(e, rel)
-            while label == "REFUTES" and claimed == true:  # the same kind of value, from another entity
-                x = r.choice(pool[e["type"]])
-                claimed = value(x, rel) if x.get(rel) and x.get("kind") == e.get("kind") else true
-            claim = fact(e, rel, claimed) + "."
-        reads = [(e["title"], rel, e["title"])]
+            claim, reads = f"{e['title']} {r.choice(NEI)}.", [(e["title"], None, e["title"])]
         cid = f"world{w.seed}-c{i:04d}"
         w.claims.append({"id": cid, "claim": claim, "label": label,
-                         "evidence": [[e["title"], e["idx"][sentence_rel(rel)]]] if rel else []})
+                         # a NOT ENOUGH INFO claim has no evidence: nothing in the world settles it
+                         "evidence": [[e["title"], e["idx"][sentence_rel(rel)]]] if label != "NOT ENOUGH INFO"
+                         else []})
         w.plans[cid] = {"kind": "claim", "reads": reads, "check": None, "answer": label}
