@@ -24,6 +24,7 @@ from pathlib import Path
 
 from react_teach import llm as llm_mod, world
 from react_teach.agent import Agent
+from react_teach.common import write_atomic
 from react_teach.data import load_questions
 from react_teach.honest import wilson
 from react_teach.runs import run
@@ -86,13 +87,18 @@ def main(argv=None) -> int:
     result = json.loads(path.read_text()) if path.exists() else {}
     result["heldout"] = {"seed": world.HELDOUT_SEED, "n": len(w.questions), "baselines": baselines(w.questions)}
 
+    def save(key: str) -> None:  # re-read first: another run of this script may have added its own keys
+        merged = json.loads(path.read_text()) if path.exists() else {}
+        merged.update({k: result[k] for k in (key, "heldout", "course") if k in result})
+        write_atomic(path, json.dumps(merged, indent=1) + "\n")
+
     def measure(key: str, method: str, spec: str, qs: list[dict], wk) -> list[dict]:
         started = time.perf_counter()
         rows = run(method, qs, out / f"{key}.jsonl", llm=llm_mod.from_spec(spec), wiki=wk)
         result[key] = {"method": method, "llm": spec, **summary(rows)}
         print(f"{key:28s} {spec:22s} n={len(rows)} em={result[key]['em']:.3f} ci95={result[key]['ci95']} "
               f"s/q={result[key]['seconds_per_question']} ({time.perf_counter() - started:.0f} s)", flush=True)
-        path.write_text(json.dumps(result, indent=1) + "\n")
+        save(key)
         return rows
 
     for m in methods:
@@ -113,7 +119,7 @@ def main(argv=None) -> int:
         r = result["rescue"]
         print(f"edit rescue: {r['rescued']} of {r['failures']} failures reach the gold ({r['share']:.3f}, "
               f"ci95 {r['ci95']})")
-    path.write_text(json.dumps(result, indent=1) + "\n")
+        save("rescue")
     return 0
 
 

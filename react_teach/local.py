@@ -73,7 +73,9 @@ class LocalLLM:
             self.name += f"@{file_hash(self.lora)[:12]}"
         started = time.perf_counter()
         try:
-            self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(),
+            # REACT_TEACH_THREADS: fewer threads when something else (a training run) has the other cores
+            threads = n_threads or int(os.environ.get("REACT_TEACH_THREADS") or 0) or os.cpu_count()
+            self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads,
                                seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None)
         except Exception as e:  # llama.cpp says only "Failed to load model from file"
             what = f"the adapter {self.lora.name} on {path.name}" if self.lora else path.name
