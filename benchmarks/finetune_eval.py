@@ -117,8 +117,9 @@ def main(argv=None) -> int:
                    wiki=wiki, progress=False)
         result["rescue"] = rescue(rows, w, wiki, llm_mod.from_spec("local:ft-react"))
         r = result["rescue"]
-        print(f"edit rescue: {r['rescued']} of {r['failures']} failures reach the gold ({r['share']:.3f}, "
-              f"ci95 {r['ci95']})")
+        for part in (r, r["plan"], r["conclusion"]):
+            print(f"edit rescue: {part['rescued']} of {part['failures']} failures reach the gold "
+                  f"({part['share']:.3f}, ci95 {part['ci95']})")
         save("rescue")
     return 0
 
