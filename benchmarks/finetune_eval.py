@@ -64,12 +64,21 @@ def rescue(rows: list[dict], w, wiki, llm) -> dict:
                   if i > len(model_actions) or model_actions[i - 1] != s.action), len(oracle.steps))
         agent.edit(k, thought=oracle.steps[k - 1].thought)
         t = agent.run()
-        cases.append({"id": r["id"], "step": k, "thought": oracle.steps[k - 1].thought, "answer": t.answer,
-                      "gold": q["answer"], "em": score(t.answer, q["answer"])["em"]})
+        # an edit of the last thought hands over the conclusion; an earlier one only says what to read next
+        cases.append({"id": r["id"], "step": k, "kind": "conclusion" if k == len(oracle.steps) else "plan",
+                      "thought": oracle.steps[k - 1].thought, "answer": t.answer, "gold": q["answer"],
+                      "em": score(t.answer, q["answer"])["em"]})
+    out = share(cases)
+    for kind in ("plan", "conclusion"):
+        out[kind] = share([c for c in cases if c["kind"] == kind])
+    return {**out, "cases": cases}
+
+
+def share(cases: list[dict]) -> dict:
     k = sum(c["em"] for c in cases)
     lo, hi = wilson(k, len(cases)) if cases else (0.0, 1.0)
     return {"failures": len(cases), "rescued": k, "share": round(k / max(1, len(cases)), 3),
-            "ci95": [round(lo, 3), round(hi, 3)], "cases": cases}
+            "ci95": [round(lo, 3), round(hi, 3)]}
 
 
 def main(argv=None) -> int:
