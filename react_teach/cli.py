@@ -125,38 +125,12 @@ def cmd_wiki(a) -> int:
     return 0
 
 
-def prompt_text(path: str, key: str) -> str:
-    """The paper's prompt JSON (an object of prompt strings) or our exemplar JSONL (one or more trajectories)."""
-    from .ablate import exemplar_prompt
-
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if isinstance(whole, dict) and "steps" not in whole:  # the paper's file: {key: prompt text}
-        if not isinstance(whole.get(key), str):
-            found = "no key" if key not in whole else "no prompt string under the key"
-            raise UsageError(f"{Path(path).name} has {found} {key!r}; its keys: {sorted(whole)[:10]}")
-        return whole[key]
-    if isinstance(whole, list):
-        raise UsageError(f"{Path(path).name} is a JSON array: give the paper's prompt JSON or an exemplar JSONL")
-    exemplars = []
-    for k, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                e = json.loads(line)
-                exemplar_prompt([e])
-            except (ValueError, TypeError, KeyError, AttributeError):
-                raise UsageError(f"{path}:{k}: not an exemplar trajectory (question and steps)") from None
-            exemplars.append(e)
-    return exemplar_prompt(exemplars)
-
-
 def cmd_ablate(a) -> int:
-    from .ablate import DERIVE
+    from .ablate import DERIVE, exemplar_prompt
+    from .data import read_prompts
 
-    print(DERIVE[a.to](prompt_text(a.prompts, a.key)), end="")
+    prompt = read_prompts(a.prompts, a.key)
+    print(DERIVE[a.to](prompt if isinstance(prompt, str) else exemplar_prompt(prompt)), end="")
     return 0
 
 

@@ -103,6 +103,33 @@ def hotpotqa_articles(path: str | Path) -> list[dict]:
     return out
 
 
+STEP_FIELDS = {"thought", "action", "observation", "author", "invented"}
+
+
+def read_prompts(path: str | Path, key: str) -> str | list[dict]:
+    """The prompt under `key` in the paper's prompt JSON (an object of strings), or the trajectories of our
+    exemplar JSONL (one or more lines, each with ``question`` and ``steps``). Anything else is refused."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict) and "steps" not in whole:  # the paper's file; one exemplar alone has steps
+        if not isinstance(whole.get(key), str):
+            found = "no key" if key not in whole else "no prompt string under the key"
+            raise ValueError(f"{path.name} has {found} {key!r}; its keys: {sorted(whole)[:10]}")
+        return whole[key]
+    if isinstance(whole, list):
+        raise ValueError(f"{path.name} is a JSON array: give the paper's prompt JSON or an exemplar JSONL")
+    exemplars = read_jsonl(path)
+    for k, e in enumerate(exemplars, 1):
+        if not (isinstance(e, dict) and isinstance(e.get("question"), str) and isinstance(e.get("steps"), list)
+                and all(isinstance(s, dict) and set(s) <= STEP_FIELDS for s in e["steps"])):
+            raise ValueError(f"{path.name}: exemplar {k} is not a trajectory (question and steps)")
+    return exemplars
+
+
 def load_exemplars(task: str = "hotpotqa") -> list[dict]:
     """Our hand-written exemplar trajectories (see data/exemplars/)."""
     return read_jsonl(data_dir() / "exemplars" / f"{task}.jsonl")

@@ -4,12 +4,15 @@ Each check prints ``ok`` or ``FAIL`` with the reason; the exit status is 0 only 
 """
 from __future__ import annotations
 
+import tempfile
 import time
+
+from . import llm as llm_mod
+from .data import data_dir, load_exemplars
+from .wiki import LocalWiki, WikiEnv
 
 
 def check_model(spec: str | None) -> list[str]:
-    from . import llm as llm_mod
-
     started = time.perf_counter()
     model = llm_mod.from_spec(spec, cache=False) if spec else llm_mod.default(cache=False)
     load = getattr(model, "load_seconds", time.perf_counter() - started)
@@ -25,12 +28,8 @@ def check_model(spec: str | None) -> list[str]:
 
 
 def check_wiki() -> list[str]:
-    from .data import data_dir
-    from .wiki import LocalWiki, WikiEnv
-
     paths = sorted((data_dir() / "corpus").glob("*.jsonl"))
     started = time.perf_counter()
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         w = LocalWiki.from_jsonl(paths, f"{tmp}/course.db")
         built = time.perf_counter() - started
@@ -43,9 +42,6 @@ def check_wiki() -> list[str]:
 
 
 def check_exemplars() -> list[str]:
-    from .data import load_exemplars
-    from .wiki import LocalWiki, WikiEnv
-
     wiki, out = LocalWiki.course(), []
     for task in ("hotpotqa", "fever"):
         exemplars = load_exemplars(task)

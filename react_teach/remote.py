@@ -39,11 +39,12 @@ class OpenAILLM:
     """OpenAI or an OpenAI-compatible server. `mode` is "chat" or "completion" (raw text continuation, as the paper).
 
     Keys: ``openai:MODEL`` sends OPENAI_API_KEY to api.openai.com only; a compatible server gets
-    REACT_TEACH_COMPATIBLE_KEY (or `api_key`), never the OpenAI key. `timeout` bounds a whole call, retries included.
+    REACT_TEACH_COMPATIBLE_KEY (or `api_key`), never the OpenAI key. `timeout` bounds a whole call, retries included
+    (120 s: a CPU server may take a minute to read a long prompt).
     """
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 mode: str | None = None, timeout: float = 60.0, max_retries: int = 2):
+                 mode: str | None = None, timeout: float = 120.0, max_retries: int = 2):
         if mode is None:
             completion_only = ("instruct", "davinci", "babbage")
             mode = "completion" if base_url or any(w in model for w in completion_only) else "chat"

@@ -140,8 +140,11 @@ def _resume(out: Path, head: dict, force: bool, texts: dict) -> tuple[list[dict]
     keep, done = [], {}
     for r in rows:
         i = str(r["id"])
-        if i in done or r.get("method") != head["method"]:
-            dirty = True  # a second line for one id (two writers once), or another method's line
+        if r.get("method") != head["method"]:  # another method's line (only with --force-resume): kept, not done
+            keep.append(r)
+            continue
+        if i in done:
+            dirty = True  # a second line for one id (two writers once): the first one counts
             continue
         if i in texts and ("error" in r or r.get("question") != texts[i]):
             dirty = True  # failed, or another question under this id: done again

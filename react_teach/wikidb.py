@@ -21,6 +21,7 @@ import os
 import re
 import sqlite3
 import threading
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
@@ -47,7 +48,8 @@ class Wiki(Protocol):
 
 
 class ToolFailure(Exception):
-    """An expected failure of a tool (no network, a time-out, a 5xx): the agent reads it as its observation."""
+    """An expected failure of a tool (no network, a time-out, a 5xx): the agent reads it as its observation.
+    Anything else a tool raises (a bug, our own database failing) is not something the agent saw: it propagates."""
 
 
 class WikiError(ValueError):
@@ -130,7 +132,7 @@ class LocalWiki:
     def recorded_search(self, query: str) -> list[str] | None:
         with self._lock:
             hit = self.con.execute("SELECT titles FROM searches WHERE query = ?", (query,)).fetchone()
-        return json.loads(hit[0]) if hit else None
+            return json.loads(hit[0]) if hit else None
 
     def titles(self) -> list[str]:
         with self._lock:
@@ -171,24 +173,19 @@ class LocalWiki:
 
     @classmethod
     def build(cls, articles: Iterable, db: str | Path, *, source: str = "article") -> "LocalWiki":
-        """Write a new database from articles, atomically: a half-built index is never seen, and a bad article
-        (named by its position in `source`) leaves nothing behind, not even the temporary file."""
+        """Write a new database atomically: a half-built index is never seen, and a bad article leaves nothing."""
         db = Path(db)
         db.parent.mkdir(parents=True, exist_ok=True)
         tmp = db.with_name(f".{db.name}.{os.getpid()}.tmp")
         tmp.unlink(missing_ok=True)
         try:
-            con = cls.create(tmp)
-            try:
-                with con:
-                    for i, a in enumerate(articles, 1):
-                        try:
-                            text = article_text(a)
-                        except WikiError as e:
-                            raise WikiError(f"{source} {i}: {e}") from None
-                        cls.add(con, a["title"], text, a.get("redirects") or ())
-            finally:
-                con.close()
+            with closing(cls.create(tmp)) as con, con:  # closed in any case; committed only if every article is good
+                for i, a in enumerate(articles, 1):
+                    try:
+                        text = article_text(a)
+                    except WikiError as e:
+                        raise WikiError(f"{source} {i}: {e}") from None
+                    cls.add(con, a["title"], text, a.get("redirects") or ())
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
@@ -197,12 +194,10 @@ class LocalWiki:
     @classmethod
     def cached(cls, db: Path, articles) -> "LocalWiki":
         """Open a cached index, or build it; one that fails its check on open is rebuilt, never used."""
-        if db.exists():
-            try:
-                return cls(db)
-            except WikiError:
-                pass
-        return cls.build(articles(), db)
+        try:
+            return cls(db)
+        except (FileNotFoundError, WikiError):
+            return cls.build(articles(), db)
 
     @classmethod
     def from_articles(cls, articles: Iterable[dict], db: str | Path | None = None) -> "LocalWiki":

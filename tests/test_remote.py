@@ -1,7 +1,6 @@
 """The HTTP backend against fake servers on loopback: deadlines, size limits, keys, bad answers, and what the cache
 and cassette keep. Every case here once crashed, hung or leaked (issue 16)."""
 import json
-import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
