@@ -318,8 +318,8 @@ show(scripted.trajectory)
 
 # %% [markdown]
 # With a model that reads its thoughts, this is Figure 5: one line of language, and the next eight actions follow
-# from it. The edit lives in `react_teach.household.HouseholdAgent.edit`; `edit(k, action=...)` puts in an action
-# instead of a thought.
+# from it. The edit is notebook 08's, from the one loop in `react_teach.loop`;
+# `edit(k, action=...)` puts in an action instead of a thought.
 
 # %% [markdown]
 # ## 5. Why an Act agent cannot be corrected this way
