@@ -178,8 +178,8 @@ fig = steps_used(react)
 plt.show()
 
 # %% [markdown]
-# The sampler lives in `react_teach.agent.cot_sc`, the hybrids in `react_teach.agent.solve`, the curves in
-# `react_teach.score.samples_curves`.
+# The sampler lives in `react_teach.agent.cot_sc`, the hybrids with every other method in the table of
+# `react_teach.methods`, the curves in `react_teach.score.samples_curves`.
 #
 # ## Summary
 # - CoT-SC samples n reasoning chains and votes; on a local model the shared prompt is read once.

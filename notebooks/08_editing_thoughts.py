@@ -118,8 +118,9 @@ act = Agent(APPLE, llm=llm.from_spec("script:", completions=[" Search[Apple Remo
 print(act.run().render())
 
 # %% [markdown]
-# The editor lives in `react_teach.widgets.TraceEditor`; it calls `Agent.edit` in `react_teach.agent`, which the
-# command line and the tests use too.
+# The editor lives in `react_teach.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one
+# loop in `react_teach.loop` (the household agent of notebook 10 too). An edit starts a new branch: the trajectory
+# `run()` returned before it stays as it was.
 #
 # ## Summary
 # - A ReAct transcript has two authors; a third (you) can step in at any thought.

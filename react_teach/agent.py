@@ -1,4 +1,8 @@
-"""The loops: ReAct and Act step by step, and the one-call baselines (Standard, CoT) with their ensembles.
+"""ReAct and Act on Wikipedia, step by step, and the one-call baselines (Standard, CoT, CoT-SC).
+
+The step-wise loop itself is `react_teach.loop.Loop`; this module supplies what is particular to HotpotQA and
+FEVER: the cue, the stop, how a completion becomes a Thought and an Action, and the Wikipedia environment. The
+hybrids that combine these are defined with the other methods in `react_teach.methods`.
 
 The ReAct loop is the official one. At step i the model continues ``prompt + "Thought i:"`` and is stopped at
 ``"\\nObservation i:"``, so it never writes an observation of its own: the harness runs the action and writes the
