@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 # Only what every verb needs is imported here: `--help` and bad use answer at once, without loading llama.cpp.
-from . import methods
+from . import cli_world, methods
 from .common import one_line
 from .protocol import LLMError
 
@@ -145,40 +145,9 @@ def cmd_label(a) -> int:
     return 0
 
 
-def cmd_world(a) -> int:
-    from . import world
-
-    seed, size = world.parse_seed(a.seed), world.parse_seed(a.size)
-    world.check_seed(seed, size)
-    started = time.perf_counter()
-    counts = world.build(seed, size, a.out)
-    print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s")
-    return 0
-
-
 def cmd_doctor(a) -> int:
     from .doctor import doctor
     return doctor(a.llm)
-
-
-def cmd_finetune(a) -> int:
-    try:
-        from . import finetune
-        from .torch_llama import torch  # noqa: F401  (fails with the install command when the extra is missing)
-    except ImportError as e:
-        raise UsageError(str(e)) from None
-    if a.threads:
-        torch.set_num_threads(a.threads)
-    texts = finetune.world_texts(a.method, a.n)
-    out = Path(a.out or f"data/models/ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf")
-    command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
-    prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
-                          batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
-                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds",
-                                "command": command})
-    print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
-          f"{prov['minutes']} min")
-    return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -236,29 +205,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.set_defaults(fn=cmd_label)
 
-    q = sub.add_parser("world", help="build a generated world no model has read")
-    wsub = q.add_subparsers(dest="world_cmd", required=True)
-    b = wsub.add_parser("build")
-    b.add_argument("--seed", required=True, help="a whole number >= 0")
-    b.add_argument("--size", default="200", help="questions in the world (default 200)")
-    b.add_argument("--out", required=True, help="a folder that does not exist yet")
-    q.set_defaults(fn=cmd_world)
-
-    q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
-    q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
-    q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
-    q.add_argument("--loss", default="model", choices=("model", "all"),
-                   help="learn the model's tokens only (default) or the observations too (the paper's choice)")
-    q.add_argument("--rank", type=int, default=8)
-    q.add_argument("--alpha", type=float, default=16.0)
-    q.add_argument("--lr", type=float, default=2e-3)
-    q.add_argument("--epochs", type=int, default=1)
-    q.add_argument("--batch-tokens", type=int, default=4096)
-    q.add_argument("--max-steps", type=int, help="stop after this many steps (smoke tests)")
-    q.add_argument("--seed", type=int, default=0)
-    q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
-    q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
-    q.set_defaults(fn=cmd_finetune, argv=None)
+    cli_world.add(sub)  # world build and finetune: the generated world and the models trained on it
 
     q = sub.add_parser("doctor", help="check the install: model, stop sequence, wiki, exemplars")
     q.add_argument("--llm")
