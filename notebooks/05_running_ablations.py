@@ -96,7 +96,7 @@ print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its s
 # - **the paper**: PaLM-540B on HotpotQA dev questions (Table 1; no interval reported);
 # - **a capable model's recorded run**: text-davinci-003 on 100 *hard* HotpotQA dev questions, scored from the
 #   public trajectories of the Reflexion paper's code (noahshinn/reflexion at commit 218cf0e,
-#   `hotpotqa_runs/root/`, MIT license; ReAct = first trial without reflection; CoT = the no-reflection baseline
+#   the `root` run folder under `hotpotqa_runs`, MIT license; ReAct = first trial without reflection; CoT = the no-reflection baseline
 #   without context, the last of up to 5 trials, so an upper bound on one attempt). We re-scored every answer with
 #   the official normalisation (`benchmarks/davinci_em.py`); the figures are copied below, not the files;
 # - **ours**: the run above, with its interval and n.
@@ -170,6 +170,18 @@ for m, rows in runs.items():
 # task, number of questions and model, with a progress bar, the table and the plot.
 #
 # The runner lives in `react_teach.runs`, the scores in `react_teach.score`, the figure in `react_teach.plots`.
+#
+# ## 8. What changes when the model has learned the skill
+#
+# The paper found the same with its own small models: prompted, they were the worst at ReAct. Fine-tuned on correct
+# trajectories, they beat much larger prompted models (section 3.3, Figure 3). Notebook *fine-tuning* runs that
+# experiment on the bundled model: adapters trained on a generated world, the four methods prompted against
+# fine-tuned, on a world no model has read. Here is what the fine-tuned ReAct model does with the course's own
+# questions, where its skill has to transfer to real subjects:
+#
+# ```
+# python -m react_teach run --method react --llm local:ft-react --out runs/ft_react_course.jsonl
+# ```
 
 # %% [markdown]
 # ## Summary

@@ -118,6 +118,41 @@ act = Agent(APPLE, llm=llm.from_spec("script:", completions=[" Search[Apple Remo
 print(act.run().render())
 
 # %% [markdown]
+# ## 7. A model that follows the edit
+#
+# Section 2's edit did not steer the bundled model: a 135M model prompted with exemplars does not condition on its
+# context closely enough. The paper's answer for small models is fine-tuning (notebook *fine-tuning*): the adapter
+# `local:ft-react` learned the ReAct format from oracle trajectories of generated worlds. Here it is on a question
+# from the held-out world that it got wrong on its own. We rewrite its first wrong thought, at the step where its
+# action first left the right path, and resume.
+
+# %%
+from react_teach import world
+from react_teach.data import data_dir
+
+held = world.generate(world.HELDOUT_SEED, world.SIZE)
+held_wiki = world.wiki(held)
+rescue = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())["rescue"]
+case = next(c for c in rescue["cases"] if c["em"] and c["kind"] == "plan")  # an edit that plans, not one that answers
+q = next(x for x in held.questions if x["id"] == case["id"])
+ft_agent = Agent(q["question"], llm=llm.from_spec("local:ft-react"), wiki=held_wiki, gold=q["answer"])
+ft_original = ft_agent.run()
+ft_editor = TraceEditor(ft_agent, gold=q["answer"])
+ft_edited = ft_editor.edit_and_resume(case["step"], case["thought"])
+print(f"{q['question']}\noriginal: {ft_original.answer!r} | edited: {ft_edited.answer!r} | gold: {q['answer']!r}")
+HTML(ft_editor.compare("original", f"edit 1: step {case['step']}"))
+
+# %% [markdown]
+# Over all 200 held-out questions, `benchmarks/finetune_eval.py` did this for every failure of the fine-tuned
+# model: the share that one edited thought rescues, split by whether the edit only said what to read next ("plan")
+# or stated the conclusion:
+
+# %%
+for kind in ("plan", "conclusion"):
+    r = rescue[kind]
+    print(f"{kind:10s} {r['rescued']:2d} of {r['failures']:2d} rescued ({r['share']:.2f}, 95% CI {r['ci95']})")
+
+# %% [markdown]
 # The editor lives in `react_teach.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one
 # loop in `react_teach.loop` (the household agent of notebook 10 too). An edit starts a new branch: the trajectory
 # `run()` returned before it stays as it was.
