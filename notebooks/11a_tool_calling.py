@@ -42,7 +42,8 @@ questions = {q["id"]: q for q in load_questions("hotpotqa")}
 
 
 # %% [markdown]
-# The loop is `react_teach.after.tool_calling`. Read it beside `Agent.step` from notebook "the stop token": ask the model, turn
+# The loop is `react_teach.after.tool_calling`. Read it beside `Agent.step` from notebook "the stop token": ask
+# the model, turn
 # its call into the same `search[...]` string, run it in the same `WikiEnv`, append the result, and stop at `finish`
 # or after seven calls. A chat model here is any function that takes the messages and the tools and returns one
 # assistant message, so you can play the model yourself, as in notebook "the bare loop".
@@ -76,7 +77,8 @@ for m in me.seen:
     print(f"{m['role']:>9}: {body[:100]}")
 
 # %% [markdown]
-# Rendered in the paper's format, the trajectory has no Thought lines: it is an **Act** trajectory (notebook "deleted lines").
+# Rendered in the paper's format, the trajectory has no Thought lines: it is an **Act** trajectory (notebook
+# "deleted lines").
 # A structured call has a slot for the action and none for the reasoning. A hosted model may write some text in
 # `content` beside its call, and `tool_calling` keeps that text as the thought; our local version leaves no room
 # for it.
@@ -85,7 +87,8 @@ for m in me.seen:
 #
 # The bundled model has no tool-calling API, so `local_chat` builds one from llama.cpp's grammar-constrained
 # sampling. A JSON schema becomes a grammar, and at every token the model may only pick tokens that keep the reply
-# a valid `{"tool": ..., "argument": ...}` object. A malformed call is impossible, so the re-prompt of notebook "the stop token"
+# a valid `{"tool": ..., "argument": ...}` object. A malformed call is impossible, so the re-prompt of notebook
+# "the stop token"
 # has nothing to repair. A *useless* call is still possible: the grammar fixes the form and leaves the content to
 # the model. The system prompt carries no exemplars, only the tool list.
 #

@@ -123,7 +123,8 @@ for s in second.steps:
 # Read the reflection before the verdict. A 135M model usually writes a sentence that *sounds* like a reflection
 # and names nothing specific, and trial 2 then repeats trial 1: reflection needs a model that can tell why it
 # failed, which is harder than failing. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
-# points of improvement over several reflective trials, with the oracle evaluator above. To try it on a capable model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
+# points of improvement over several reflective trials, with the oracle evaluator above. To try it on a capable
+# model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
 
 # %% [markdown]
 # ## 4. Toolformer: learning where to call a tool
@@ -148,9 +149,9 @@ for s in second.steps:
 # | method | what changes in the loop | what it costs |
 # |---|---|---|
 # | ReAct | one trajectory, thoughts and actions interleaved | N + 1 calls |
-# | Reflexion | up to k trajectories, each reading written reflections on the last | about k times ReAct, plus one call per reflection |
-# | Toolformer | no loop in the prompt: calls inserted while writing, learned by fine-tuning | training; then one call per tool use |
-# | Tree of Thoughts / LATS | a tree of partial trajectories, scored and searched | many calls per step, for proposals and values |
+# | Reflexion | up to k trajectories, each reading the reflections on the last | k times ReAct, + 1 per reflection |
+# | Toolformer | no loop in the prompt: calls inserted while writing, learned by fine-tuning | training, then 1 per call |
+# | Tree of Thoughts / LATS | a tree of partial trajectories, scored and searched | many per step: proposals, values |
 #
 # ## Summary
 # - Reflexion keeps the ReAct loop and adds an outer loop: evaluate, reflect in words, retry with the reflections in
@@ -191,6 +192,7 @@ ex[2](cost)
 # %%
 # NBVAL_CHECK_OUTPUT
 check(len(reflections) == 1 and exact_match(t.answer, q["answer"]), "the scripted retry succeeds on trial 2")
-check(with_reflections("EXEMPLARS\n", ["note"]).startswith("EXEMPLARS\n") and "- note" in with_reflections("", ["note"]),
+check(with_reflections("EXEMPLARS\n", ["note"]).startswith("EXEMPLARS\n")
+      and "- note" in with_reflections("", ["note"]),
       "the reflections come after the exemplars")
 check(with_reflections(prompt("react"), []) == prompt("react"), "no reflections, no change to the prompt")

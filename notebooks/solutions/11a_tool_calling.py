@@ -23,7 +23,7 @@ solutions = {1: to_action,
                           ("finish", "keyboard function keys")])}
 wrong = {
     1: [lambda c: f"{c['function']['name']}[{c['function']['arguments']}]",
-        lambda c: f"{c['function']['name'].capitalize()}[{next(iter(json.loads(c['function']['arguments']).values()))}]"],
+        lambda c: to_action(c).capitalize()],
     2: [scripted([("finish", "keyboard function keys")]), scripted([("search", "Apple Remote")]),
         scripted([("search", "Apple Remote"), ("finish", "Front Row")])],
 }
