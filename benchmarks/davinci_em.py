@@ -7,7 +7,7 @@ FOLDER holds the two files converted from noahshinn/reflexion @218cf0e (MIT), ho
 ``cot_text-davinci-003_hotpotqa100.jsonl`` (CoT without context, the no-reflection baseline). Each line has
 ``question``, ``gold`` and ``pred``. The script re-scores every prediction with the official normalisation
 (react_teach.score.exact_match) rather than trusting the stored ``em``, says where the two disagree, and prints
-EM with its Wilson 95% interval and the always-yes / always-no baselines. Notebook 05 quotes its output; the
+EM with its Wilson 95% interval and the always-yes / always-no baselines. Notebook 07 quotes its output; the
 trajectory files themselves are not part of the course.
 
 Caveat printed with the result: the CoT file is the last of up to 5 trials of the no-reflection baseline, so its

@@ -4,7 +4,7 @@
     PYTHONPATH=$PWD python benchmarks/kappa.py --disagreements # and every trajectory the two label differently
 
 Reads the hand labels (`data/labels/hotpotqa_authors.jsonl`: id, method, run, label, reason, labeller), runs
-`react_teach.failures.label_file` on each run file they name (with the supporting facts, as notebook 07 does for
+`react_teach.failures.label_file` on each run file they name (with the supporting facts, as notebook 09 does for
 CoT), and compares the two on the same trajectories. Cohen's kappa is computed here, from its definition, so the
 figure does not rest on the code it measures.
 """

@@ -17,18 +17,23 @@
 # | notebook | one idea |
 # |---|---|
 # | 00 start here | pick a model, make a first call |
-# | 01 the bare loop | an agent is a policy over a growing context; you play the model |
+# | 01 the bare loop | an agent is a policy over a growing context; you play the policy, then the environment |
 # | 02 a weak Wikipedia | the paper's search / lookup / finish tool, weak on purpose |
-# | 03 the stop token | a model invents its own observations unless the harness stops it |
-| format failures | running past `Finish` into an invented question, and copying an exemplar |
-# | 04 deleted lines | Standard, CoT and Act are the ReAct exemplars with lines deleted |
-# | 05 running ablations | every method on the course questions, beside the paper's Table 1 |
-# | 06 self-consistency and back-off | CoT-SC and the two hybrids |
-# | 07 failure modes | the paper's Table 2 as a tool |
-# | 08 editing thoughts | rewrite a thought mid-trajectory and watch the agent change course |
-# | 09 fact checking | FEVER-style claims with the same loop |
-# | 10 sparse thoughts | a text household where the model decides when to think |
-# | 11 after ReAct | tool calling, fine-tuning data, safe tools, cost |
+# | 03 a world no one has read | a generated encyclopedia: CoT can only guess, ReAct can look it up |
+# | 04 the stop token | a model invents its own observations unless the harness stops it |
+# | 05 format failures | running past `Finish` into an invented question, and copying an exemplar |
+# | 06 deleted lines | Standard, CoT and Act are the ReAct exemplars with lines deleted |
+# | 07 running ablations | every method on the course questions, beside the paper's Table 1 |
+# | 08 self-consistency and back-off | CoT-SC and the two hybrids |
+# | 09 failure modes | the paper's Table 2 as a tool |
+# | 10 editing thoughts | rewrite a thought mid-trajectory and watch the agent change course |
+# | 11 fact checking | FEVER-style claims with the same loop |
+# | 12 sparse thoughts | a text household where the model decides when to think |
+# | 13 tool calling | native tool calls in the same loop, with the same budget |
+# | 14 safe tools | a tool runs text the model may have copied from an attacker |
+# | 15 the cost of calls | N+1 calls over a growing prompt, and what a KV cache saves |
+# | 16 fine-tuning | the bundled model fine-tuned on a generated world: it learns to act, and to follow an edit |
+# | 17 after ReAct | Reflexion, Toolformer, Tree of Thoughts and LATS |
 #
 # Everything in `react_teach/` is small on purpose: one file per idea of the paper. The notebooks build each idea in
 # plain cells first, then say where it now lives in the module.
@@ -97,7 +102,7 @@ stopped.usage
 # `seconds` at 0. To watch the key-value cache itself, ask the model without the disk cache:
 # `llm.default(cache=False)` (exercise 2).
 #
-# This is the whole trick of notebook 03 in miniature: in ReAct the model is stopped at `"\nObservation"`, so that
+# This is the whole trick of notebook 04 in miniature: in ReAct the model is stopped at `"\nObservation"`, so that
 # the *environment* writes the observation, not the model.
 
 # %% [markdown]

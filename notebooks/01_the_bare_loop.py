@@ -151,7 +151,7 @@ print(world.context)
 # With a real model the next action depends on what you wrote. Try
 # `EnvironmentSeat(question, llm.default(), prefix=example)` after the next section has defined `example`, and
 # answer `continent[Canada]` with `Asia`: does the model finish with your lie? That is why, in ReAct, the harness
-# and never the model writes the observation (notebook 03).
+# and never the model writes the observation (notebook 04).
 
 # %% [markdown]
 # ## 7. Now the bundled model plays
@@ -219,7 +219,7 @@ agent.trajectory.answer
 # %% [markdown]
 # One difference hides in the stop: `bare_loop` stops the model at `"\n"`, `Agent` at `"\nObservation i:"` and
 # then keeps the action's first line, which is the same thing for a one-line move. For the two-line moves of ReAct
-# (a thought, then an action) that difference is the whole story of notebook 03.
+# (a thought, then an action) that difference is the whole story of notebook 04.
 
 # %% [markdown]
 # ## Summary

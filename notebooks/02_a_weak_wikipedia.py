@@ -76,10 +76,10 @@ sentences("The Colorado orogeny was an episode of mountain building. It happened
 env.step("think[I might need the High Plains page next]"), env.step("Search[High Plains]"), env.step("finish[yes]")
 
 # %% [markdown]
-# `think[...]` answers `Nice thought.` (the official code accepts it; notebook 10's household has its own
+# `think[...]` answers `Nice thought.` (the official code accepts it; notebook 12's household has its own
 # `think: ...`, answered `OK.`), an action the tool does not know is
 # an observation `Invalid action: ...`, never an exception, and `finish[...]` ends the episode. Note `Search[...]`
-# with a capital S is invalid *for the tool*: the harness lower-cases the first letter before calling it (notebook 03).
+# with a capital S is invalid *for the tool*: the harness lower-cases the first letter before calling it (notebook 04).
 
 # %% [markdown]
 # ## 4. Why weak is a design choice

@@ -44,7 +44,7 @@ METHODS = tuple(FORMATS)
 
 
 def training_text(t: Trajectory | dict, method: str) -> str:
-    """One oracle ReAct trajectory in a method's zero-shot format: the deleted lines of notebook 04, no exemplars.
+    """One oracle ReAct trajectory in a method's zero-shot format: the deleted lines of notebook 06, no exemplars.
 
     The finish step's observation line stays in the ReAct and Act text: its ``\\nObservation k:`` is the stop
     sequence, and the model must learn to reach it rather than run on. CoT and Standard end where their stop is.

@@ -1,4 +1,4 @@
-"""A real browser: JupyterLab and the classic Notebook interface on loopback, notebook 08 run in headless Chromium,
+"""A real browser: JupyterLab and the classic Notebook interface on loopback, notebook 10 run in headless Chromium,
 widgets rendered and clicked.
 
 Debian's chromium is driven by Playwright through `executable_path` (no browser download). `.ci/run` installs it;
@@ -63,7 +63,7 @@ def test_notebook_08_widgets_render_and_respond(jupyter):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{base}/{path}/08_editing_thoughts.ipynb?token={token}")
+        page.goto(f"{base}/{path}/10_editing_thoughts.ipynb?token={token}")
         page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                                " && window.jupyterapp.shell.currentWidget.sessionContext"
                                " && window.jupyterapp.shell.currentWidget.sessionContext.session"

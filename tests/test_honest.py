@@ -72,7 +72,7 @@ def test_rate_and_model_come_from_the_rows():
 def test_davinci_em_from_the_public_trajectories(real):
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "davinci_em.py"), str(real / "trajectories")],
                          capture_output=True, text=True, check=True).stdout
-    # the figures notebook 05 quotes; the stored em agrees with our re-scoring on every question
+    # the figures notebook 07 quotes; the stored em agrees with our re-scoring on every question
     assert "text-davinci-003 react EM 33.0% [24.6, 42.7] n=100 (stored em differs on 0)" in out
     assert "text-davinci-003 cot   EM 33.0% [24.6, 42.7] n=100 (stored em differs on 0)" in out
 

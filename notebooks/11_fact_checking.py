@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 09 · Fact checking
+# # 11 · Fact checking
 #
 # In this notebook you will
 # - run the same loop on claims instead of questions: SUPPORTS, REFUTES or NOT ENOUGH INFO;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 03 · The stop token
+# # 04 · The stop token
 #
 # In this notebook you will
 # - let a real model write past its Thought and Action, and read the Observation it invents;
@@ -106,7 +106,7 @@ check((bad, len(ours.requests)) == (module.n_badcalls, module.n_calls), "and cou
 # %% [markdown]
 # The invented `Observation 1` never reached the context: the stop cut it off, and the tool wrote the real one.
 # From here on the course uses `Agent`, which adds what a person needs around the same step: pausing between
-# thought and observation, editing a thought (notebook 08), and `use_stop=False`, the teaching mode of section 1.
+# thought and observation, editing a thought (notebook 10), and `use_stop=False`, the teaching mode of section 1.
 
 # %% [markdown]
 # ## 3. With the stop sequence, on the bundled model
@@ -122,7 +122,7 @@ print("answer:", repr(trace.answer), "| calls:", trace.n_calls, "| bad calls:", 
 # %% [markdown]
 # Whether this tiny model reaches the right answer (the keyboard function keys) or not, every `Observation` line
 # above came from the tool. Its failures are now *honest* failures: wrong searches, loops, early finishes, which
-# notebook 07 counts.
+# notebook 09 counts.
 #
 # The same cell on a capable model is one change: `model = llm.from_spec("openai:gpt-4o-mini")` (with
 # `OPENAI_API_KEY` set) or `llm.from_spec("openai-compatible:http://localhost:11434/v1#llama3.1")` for Ollama.

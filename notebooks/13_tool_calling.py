@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11a · Tool calling
+# # 13 · Tool calling
 #
 # In this notebook you will
 # - describe the weak Wikipedia as JSON tool schemas, and play a tool-calling model yourself;

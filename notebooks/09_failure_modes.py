@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 07 · Failure modes
+# # 09 · Failure modes
 #
 # In this notebook you will
 # - see why two methods with close scores can fail in completely different ways;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 13 · After ReAct
+# # 17 · After ReAct
 #
 # In this notebook you will
 # - build Reflexion's retry: a failed trial, a reflection written in words, and a second trial that reads it;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 · Sparse thoughts
+# # 12 · Sparse thoughts
 #
 # In this notebook you will
 # - play a small text household in the spirit of ALFWorld: six task types, one line of text per action;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11b · Safe tools
+# # 14 · Safe tools
 #
 # In this notebook you will
 # - follow a prompt injection from a web page, through the model, into a tool that runs code;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11c · The cost of calls
+# # 15 · The cost of calls
 #
 # In this notebook you will
 # - count what text ReAct costs: one model call per step, each over a prompt that only grows;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 05 · Running ablations
+# # 07 · Running ablations
 #
 # In this notebook you will
 # - run Standard, CoT, Act and ReAct on the same course questions, live, on a couple of questions;

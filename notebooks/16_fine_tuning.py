@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 · Fine-tuning: a small model that learns to act
+# # 16 · Fine-tuning: a small model that learns to act
 #
 # In this notebook you will
 # - see why the paper fine-tunes small models instead of prompting them (section 3.3, Figure 3);

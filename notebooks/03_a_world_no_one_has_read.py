@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 02b · A world no one has read
+# # 03 · A world no one has read
 #
 # In this notebook you will
 # - ask the same kind of question of the course encyclopedia and of a world generated from a seed;

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 04 · Deleted lines
+# # 06 · Deleted lines
 #
 # In this notebook you will
 # - treat the exemplars as data: six hand-written ReAct trajectories;

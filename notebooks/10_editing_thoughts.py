@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 08 · Editing thoughts
+# # 10 · Editing thoughts
 #
 # In this notebook you will
 # - step through a trajectory one step at a time, seeing who wrote each line;
@@ -154,7 +154,7 @@ for kind in ("plan", "conclusion"):
 
 # %% [markdown]
 # The editor lives in `react_teach.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one
-# loop in `react_teach.loop` (the household agent of notebook 10 too). An edit starts a new branch: the trajectory
+# loop in `react_teach.loop` (the household agent of notebook 12 too). An edit starts a new branch: the trajectory
 # `run()` returned before it stays as it was.
 #
 # ## Summary

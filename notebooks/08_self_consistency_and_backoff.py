@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 06 · Self-consistency and back-off
+# # 08 · Self-consistency and back-off
 #
 # In this notebook you will
 # - sample several chains of thought at temperature 0.7 and take the majority answer (CoT-SC);
