@@ -64,6 +64,7 @@ class Agent(Loop):
                          Trajectory(question, method=method, task=task), env,
                          max_steps=max_steps or MAX_STEPS.get(task, 7), max_tokens=max_tokens)
         self.method, self.task, self.use_stop = method, task, use_stop
+        self.ended = False  # the environment ended the episode (a finish); the step limit does not count
 
     def cue(self, i: int) -> str:
         return f"Thought {i}:" if self.method == "react" else f"Action {i}:"
@@ -101,12 +102,13 @@ class Agent(Loop):
     def act(self, step: Step) -> tuple[str, bool]:
         action = step.action or ""
         # The official harness lower-cases only the first letter: Search[x] -> search[x]
-        return self.env.step(action[:1].lower() + action[1:])
+        observation, self.ended = self.env.step(action[:1].lower() + action[1:])
+        return observation, self.ended
 
     def close(self) -> None:
         """Without a finish the answer is empty, as in the official code."""
-        finished = bool(self.env.done)
-        self.trajectory.answer = self.env.answer if finished else ""
+        finished = self.ended  # any environment whose step() returns (text, over) can end the episode
+        self.trajectory.answer = getattr(self.env, "answer", None) if finished else ""
         self.trajectory.extra["finished"] = finished
 
     def human_step(self, k: int, thought: str | None, action: str | None) -> Step:
