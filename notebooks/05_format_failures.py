@@ -5,7 +5,7 @@
 # - count, in the committed ReAct runs, how often the model wrote `Finish[...]` and kept going into a question it
 #   invented;
 # - see why the stop at `"\nObservation i:"` cannot catch it, and what the environment then does;
-# - add a second stop sequence and measure what changes, on all the recorded runs and live on the bundled model;
+# - add a second stop sequence and measure exactly what changes, by replaying every recorded run;
 # - find thoughts copied word for word from the exemplars, and an answer that is right for the wrong reason.
 #
 # The stop-token notebook showed one format failure, the invented observation, and the stop that prevents it. A
@@ -121,8 +121,8 @@ print(f"{'':>22}{'n':>4}{'finished':>10}{'EM':>4}{'EM 95% CI':>11}{'steps':>7}{'
 for name, s in (("one stop (recorded)", before), ("two stops (replayed)", after)):
     print(f"{name:>22}{s['n']:>4}{s['finished']:>10}{s['EM']:>4}{wilson(s['EM'], s['n']):>11}"
           f"{s['steps']:>7}{s['calls']:>7}")
-for a, k in always.items():
-    print(f"{'always ' + repr(a):>22}{len(rows):>4}{'':>10}{k:>4}{wilson(k, len(rows)):>11}")
+for a, hits in always.items():
+    print(f"{'always ' + repr(a):>22}{len(rows):>4}{'':>10}{hits:>4}{wilson(hits, len(rows)):>11}")
 print(f"({unsure} of the {len(past)} affected runs had a re-prompt before the cut: their replay is a best guess)")
 overlap = {q["id"] for q in load_questions("hotpotqa") if q.get("overlaps_exemplar")}
 fair = [r for r in rows if r["id"] not in overlap]
@@ -137,11 +137,11 @@ print(f"EM without the {len(rows) - len(fair)} questions that overlap the exempl
 # it ran past them. With 40 questions, one more right answer is 2.5 points, well inside the interval, and a
 # constant answer (the last two rows) still beats both.
 #
-# ## 5. The same fix, live
+# ## 5. The same fix, in the harness
 #
 # A stop list is the harness's, not the model's. The smallest way to add one is a wrapper around any backend that
-# appends a stop to every call that already has stops. We run the bundled model through it on one question
-# (cached on disk, so a re-run is instant) and compare with what the replay predicted.
+# appends a stop to every call. Play the model with the recorded step of hq002, invented question and all, and
+# watch the episode end at the finish.
 
 # %%
 from react_teach.agent import Agent
@@ -158,24 +158,32 @@ class ExtraStop:
         return self.inner.complete(prompt, stop=list(stop or []) + self.extra, **kw)
 
 
-model = llm.default()
-question = next(q for q in load_questions("hotpotqa") if q["id"] == "hq018")
-live = Agent(question["question"], llm=ExtraStop(model, ["\nQuestion:"]), wiki=LocalWiki.course(),
-             gold=question["answer"]).run()
-print(live.render())
-predicted = replay(next(r for r in rows if r["id"] == "hq018"))
-print("live:", (live.answer, len(live.steps), live.n_calls), "| replay predicted:", predicted)
+recorded = [f" {s['thought']}\nAction {i}: {s['action']}" for i, s in enumerate(example["steps"], 1)]
+for name, extra in (("one stop", []), ("two stops", ["\nQuestion:"])):
+    actor = ExtraStop(llm.from_spec("script:", completions=recorded), extra)
+    t = Agent(example["question"], llm=actor, wiki=LocalWiki.course(), prefix="", max_steps=k).run()
+    # NBVAL_CHECK_OUTPUT
+    print(f"{name:>9}: step {k} action {t.steps[-1].action[:40]!r}..., answer {t.answer!r}")
 
 # %% [markdown]
+# To run the bundled model itself with the second stop (about a minute per question on two idle cores; cached on
+# disk afterwards), and compare with what `replay` predicts:
+#
+# ```python
+# question = next(q for q in load_questions("hotpotqa") if q["id"] == "hq018")
+# live = Agent(question["question"], llm=ExtraStop(llm.default(), ["\nQuestion:"]), wiki=LocalWiki.course()).run()
+# live.answer, len(live.steps), replay(next(r for r in rows if r["id"] == "hq018"))
+# ```
+#
 # If the two differ, one of two things happened before the cut. Your CPU's arithmetic may have led the model down
 # another path (llama.cpp is deterministic on one machine, not across machines), or the prompt changed: two facts
-# in the exemplars' observations (Milhouse's voice actor, First for Women's publisher) were corrected after this
-# run was recorded. The replayed table above stays exact for the runs it replays.
+# in the exemplars' observations (Milhouse's voice actor, First for Women's publisher) were corrected after the
+# runs were recorded. The replayed table above stays exact for the runs it replays.
 
 # %% [markdown]
 # ## 6. Copying an exemplar
 #
-# Read the recorded run of that question again. It asks whether Stephen Cook was born before Leonid Levin; the
+# Read the recorded run of hq018. It asks whether Stephen Cook was born before Leonid Levin; the
 # last thought talks about where they *studied*.
 
 # %%
@@ -270,6 +278,6 @@ my_fever_copied = [...]  # the run ids, e.g. ["fv001", ...]
 ex[3](my_fever_copied)
 
 # %% [markdown]
-# **4.** Run the live cell of section 5 on a FEVER claim that ran past `Finish` (e.g. `fv006`), with
-# `Agent(claim, llm=ExtraStop(model, ...), task="fever", ...)` and your stops. Does the live run agree with
-# `replay`? (This one has no checker: the model's text depends on your CPU.)
+# **4.** Run the bundled model (the code block of section 5) on a FEVER claim that ran past `Finish` (e.g.
+# `fv006`), with `Agent(claim, llm=ExtraStop(llm.default(), ...), task="fever", ...)` and your stops. Does the live
+# run agree with `replay`? (This one has no checker: the model's text depends on your CPU.)
