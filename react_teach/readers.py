@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from .common import RESULTS_HEADER
 from .failure_evidence import quote
 from .failure_signals import action_key
 from .trajectory import FINISH, Step, Trajectory, parse
@@ -73,7 +74,9 @@ def read_records(text: str) -> list:
     for line in text.splitlines():
         if line.strip():
             try:
-                out.append(json.loads(line))
+                rec = json.loads(line)
+                if not (isinstance(rec, dict) and RESULTS_HEADER in rec):  # a run file's header is not a record
+                    out.append(rec)
             except ValueError as e:
                 out.append(ValueError(f"not JSON ({e}): {quote(line)}"))
     return out
