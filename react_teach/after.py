@@ -227,8 +227,11 @@ def calculate(expression: str):
                 value = _OPS[type(node.op)](left, right)
             except ZeroDivisionError:
                 raise ValueError("division by zero") from None
-            if isinstance(value, (int, float)) and abs(value) > MAX_MAGNITUDE:
-                raise ValueError("the result is too large")
+            except OverflowError:  # 1e200 ** 2: a float that no longer fits
+                raise ValueError("the result is too large") from None
+            # (-8) ** 0.5 is complex and 1e308 * 10 is inf: neither is an answer a reader can check
+            if not isinstance(value, (int, float)) or value != value or abs(value) > MAX_MAGNITUDE:
+                raise ValueError("the result is not a finite real number below the limit")
             return value
         raise ValueError(f"the calculator accepts numbers and + - * / // % ** ( ) only, not {type(node).__name__}")
 

@@ -120,3 +120,12 @@ def test_local_chat_reuses_the_model_the_course_already_loaded(local_llm, monkey
                                   [{"function": {"name": "finish", "description": "end"}}])
     assert loads == [] and usage.prompt_tokens > 0  # no second copy of the model in memory
     assert message["role"] == "assistant"
+
+
+def test_the_calculator_answers_overflow_complex_and_infinite_results_with_a_string():
+    from react_teach.after import calculator_tool
+
+    for expression in ("1e200**2", "(-8)**0.5", "1e308*10", "1e308+1e308"):
+        out = calculator_tool(f"calculate[{expression}]")
+        assert out.startswith("Calculator error:"), (expression, out)
+    assert calculator_tool("calculate[7/2]") == "3.5"
