@@ -227,11 +227,12 @@ def calculate(expression: str):
                 value = _OPS[type(node.op)](left, right)
             except ZeroDivisionError:
                 raise ValueError("division by zero") from None
-            except OverflowError:  # 1e200 ** 2: a float that no longer fits
+            except OverflowError:  # 1e200 ** 2 no longer fits a float
                 raise ValueError("the result is too large") from None
-            # (-8) ** 0.5 is complex and 1e308 * 10 is inf: neither is an answer a reader can check
+            # (-8) ** 0.5 is complex, 1e308 * 10 is inf: not answers a reader can check
             if not isinstance(value, (int, float)) or value != value or abs(value) > MAX_MAGNITUDE:
-                raise ValueError("the result is not a finite real number below the limit")
+                raise ValueError("the result is too large" if isinstance(value, (int, float)) and value == value
+                                 else "the result is not a real number")
             return value
         raise ValueError(f"the calculator accepts numbers and + - * / // % ** ( ) only, not {type(node).__name__}")
 
