@@ -60,7 +60,7 @@ def test_every_notebook_matches_its_py_source_and_names_its_kernel():
     import nbformat
 
     sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.py"))
-    assert len(sources) >= 15
+    assert len(sources) == 18
     for src in sources:
         built = nbformat.read(src.with_suffix(".ipynb"), as_version=4)
         want = [(c.cell_type, c.source) for c in jupytext.read(src).cells]
