@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 import json
-import re
 
 from .common import RESULTS_HEADER
 from .failure_evidence import quote
 from .failure_signals import action_key
-from .trajectory import FINISH, Step, Trajectory, parse
+from .records import read_trajectory  # one reader for every format: the labeller reads what the runner wrote
+from .trajectory import Trajectory
 
 
 def as_text(value) -> str | None:
@@ -29,30 +29,6 @@ def as_bool(value) -> bool | None:
         return bool(value)
     words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
     return words.get(str(value).strip().lower())  # anything else ("maybe"): unknown, not False
-
-
-def _step(s) -> Step:
-    if isinstance(s, dict):
-        return Step(as_text(s.get("thought")), as_text(s.get("action")), as_text(s.get("observation")))
-    return Step(thought=as_text(s))  # a bare string in a steps list: keep it where a person can read it
-
-
-def read_trajectory(rec: dict) -> Trajectory | None:
-    """Our result lines (``steps``), scratchpads, the official ``traj``/``prompt``, or LoggingWrapper's lists."""
-    if isinstance(rec.get("steps"), list):  # the official info dict has "steps" too, but as a number
-        steps = [_step(s) for s in rec["steps"]]
-        finish = [m.group(1).strip() for s in steps if s.action and (m := FINISH.match(s.action))]
-        return Trajectory(str(rec.get("question") or ""), steps, finish[-1] if finish else None)
-    for key in ("scratchpad", "traj", "prompt"):
-        if isinstance(rec.get(key), str):
-            text = rec[key]
-            # the official traj is the whole prompt: instruction and six exemplars first, our question last
-            heads = list(re.finditer(r"^(Question|Claim):", text, re.MULTILINE))
-            return parse(text[heads[-1].start():] if heads and key != "scratchpad" else text)
-    if isinstance(rec.get("actions"), list) and isinstance(rec.get("observations"), list):
-        obs = [str(o) for o in rec["observations"]]  # observations[0] is the question itself
-        return Trajectory(obs[0] if obs else "", [Step(None, str(a), o) for a, o in zip(rec["actions"], obs[1:])])
-    return None
 
 
 def guess_method(t: Trajectory) -> str:
