@@ -164,31 +164,22 @@ total = Counter(q["type"] for q in w.questions)
 # 3. Without running `guess`, estimate the floor for the training world of seed 1 as a fraction in `my_floor`.
 
 # %%
-exercise_q = next(q for q in w.questions if q["type"] == "bridge" and not q["recovery"])
-miss_q = next(q for q in w.questions if q["recovery"] == ["miss"])
-miss_obs = world.oracle(w, miss_q, wiki).steps[0].observation
+from react_teach import exercises
+from react_teach.checks.a_world_no_one_has_read import miss_question, task_question
+
+ex = exercises.of("a_world_no_one_has_read")
+exercise_q = task_question()  # the first bridge question of this world that needs no recovery
+miss_obs = world.oracle(w, miss_question(), wiki).steps[0].observation
 print(exercise_q["question"], "\n", miss_obs, sep="")
-
-
-def exercise(ok: bool, done: str, hint: str) -> None:
-    print(f"✓ {done}" if ok else f"✗ not yet: {hint}")
-
 
 # %%
 my_actions = []  # exercise 1: your actions, in order
-my_thought = ""  # exercise 2: your next thought after miss_obs
-my_floor = None  # exercise 3: a number between 0 and 1
+ex[1](my_actions)
 
 # %%
-env = WikiEnv(wiki, gold=exercise_q["answer"])
-last = [env.step(a)[0] for a in my_actions][-1:] or [""]
-exercise(env.done and env.answer == exercise_q["answer"], f"{len(my_actions)} actions reach the gold answer",
-         "start with search[...] on the name in the question, read the fact, search the next name, then finish[...]"
-         + (f" (last observation: {last[0][:60]}...)" if last[0] else ""))
-target = world.oracle(w, miss_q, wiki).steps[1].action[len("Search["):-1]
-exercise(f"search {target}".lower() in my_thought.lower(), "the thought names the title to search next",
-         "pick the title from the Similar list that extends the name in the question, and write 'search' before it")
-w1 = world.generate(1, world.SIZE)
-floor1 = sum(guess(q) == q["answer"] for q in w1.questions) / len(w1.questions)
-exercise(isinstance(my_floor, (int, float)) and abs(my_floor - floor1) < 0.05, f"the floor of world 1 is {floor1:.1%}",
-         "two options each: yes/no is 20 % of the questions, and 'which first' and 'are both' 15 % each")
+my_thought = ""  # exercise 2: your next thought after miss_obs
+ex[2](my_thought)
+
+# %%
+my_floor = ...  # exercise 3: a number between 0 and 1
+ex[3](my_floor)
