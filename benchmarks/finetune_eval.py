@@ -26,7 +26,7 @@ from react_teach import llm as llm_mod, world
 from react_teach.agent import Agent
 from react_teach.common import write_atomic
 from react_teach.data import load_questions
-from react_teach.honest import wilson
+from react_teach.honest import baselines, rate
 from react_teach.runs import run
 from react_teach.score import score
 from react_teach.wiki import LocalWiki
@@ -36,16 +36,15 @@ METHODS = ("standard", "cot", "act", "react")
 
 def summary(rows: list[dict]) -> dict:
     """n, EM with its Wilson interval, and the constant answers' EM on the very same questions."""
-    k, n = sum(bool(r["em"]) for r in rows), len(rows)
-    lo, hi = wilson(k, n)
-    return {"n": n, "em": round(k / max(1, n), 3), "ci95": [round(lo, 3), round(hi, 3)],
-            "seconds_per_question": round(sum(r["seconds"] for r in rows) / max(1, n), 2),
-            "baselines": baselines([{"answer": r["gold"]} for r in rows])}
+    r = rate(rows)
+    return {"n": r["n"], "em": round(r["p"], 3), "ci95": [round(r["lo"], 3), round(r["hi"], 3)],
+            "seconds_per_question": round(sum(x["seconds"] for x in rows) / r["n"], 2),
+            "baselines": constant(x["gold"] for x in rows)}
 
 
-def baselines(questions: list[dict]) -> dict:
-    """EM of answering every question with one constant: what a yes/no habit alone scores."""
-    return {c: round(sum(score(c, q["answer"])["em"] for q in questions) / len(questions), 3) for c in ("yes", "no")}
+def constant(golds) -> dict:
+    """What always "yes" and always "no" score on these gold answers (`honest.baselines`), rounded."""
+    return {k: round(v, 3) for k, v in baselines(list(golds)).items()}
 
 
 def rescue(rows: list[dict], w, wiki, llm) -> dict:
@@ -75,10 +74,11 @@ def rescue(rows: list[dict], w, wiki, llm) -> dict:
 
 
 def share(cases: list[dict]) -> dict:
-    k = sum(c["em"] for c in cases)
-    lo, hi = wilson(k, len(cases)) if cases else (0.0, 1.0)
-    return {"failures": len(cases), "rescued": k, "share": round(k / max(1, len(cases)), 3),
-            "ci95": [round(lo, 3), round(hi, 3)]}
+    if not cases:
+        return {"failures": 0, "rescued": 0, "share": None, "ci95": None}
+    r = rate(cases)
+    return {"failures": r["n"], "rescued": r["k"], "share": round(r["p"], 3),
+            "ci95": [round(r["lo"], 3), round(r["hi"], 3)]}
 
 
 def main(argv=None) -> int:
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     wiki, questions = world.wiki(w), w.questions[: a.n]
     path = out / "summary.json"
     result = json.loads(path.read_text()) if path.exists() else {}
-    result["heldout"] = {"seed": world.HELDOUT_SEED, "n": len(w.questions), "baselines": baselines(w.questions)}
+    result["heldout"] = {"seed": world.HELDOUT_SEED, "n": len(w.questions), "baselines": constant(q["answer"] for q in w.questions)}
 
     def save(key: str) -> None:  # re-read first: another run of this script may have added its own keys
         merged = json.loads(path.read_text()) if path.exists() else {}
@@ -119,7 +119,7 @@ def main(argv=None) -> int:
         measure("world_ft_react_all", "react", f"local:+{Path('data/models/ft-react-all.gguf')}", questions, wiki)
     if "transfer" in parts:
         course = load_questions("hotpotqa")
-        result["course"] = {"n": len(course), "baselines": baselines(course)}
+        result["course"] = {"n": len(course), "baselines": constant(q["answer"] for q in course)}
         measure("course_ft_react", "react", "local:ft-react", course, LocalWiki.course())
     if "rescue" in parts:
         rows = run("react", questions, out / "world_ft_react.jsonl", llm=llm_mod.from_spec("local:ft-react"),

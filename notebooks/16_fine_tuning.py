@@ -141,9 +141,9 @@ for j, kind in enumerate(("prompted", "ft")):
     err = [[g["em"] - g["ci95"][0] if g else 0 for g in got], [g["ci95"][1] - g["em"] if g else 0 for g in got]]
     ax.bar(xs, em, 0.36, yerr=err, capsize=3, label="prompted, 6 exemplars" if kind == "prompted"
            else "fine-tuned, zero-shot")
-for c, style in summary["heldout"]["baselines"].items():
-    ax.axhline(style, ls="--", lw=1, color="grey")
-    ax.text(3.6, style, f'always "{c}"', fontsize=8, va="bottom")
+for name, value in summary["heldout"]["baselines"].items():
+    ax.axhline(value, ls="--", lw=1, color="grey")
+    ax.text(3.6, value, name, fontsize=8, va="bottom")
 ax.set_xticks([i + 0.19 for i in range(4)], finetune.METHODS[::-1])
 ax.set_ylabel("EM, held-out world")
 ax.set_title(f"SmolLM2-135M, n={summary['heldout']['n']} questions")

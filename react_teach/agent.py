@@ -120,9 +120,10 @@ class Agent(Loop):
         return Step(thought, action, author="human")
 
 
-def prompt_prefix(llm: LLM, style: str, task: str) -> str:
-    """The few-shot exemplars, or nothing for a fine-tuned model: it learned the format, as in the paper's 3.3."""
-    return ablate.prompt(style, task, zero_shot=getattr(llm, "zero_shot", False))
+def prompt_prefix(llm: LLM, style: str, task: str, zero_shot: bool = False) -> str:
+    """The few-shot exemplars, or nothing for a fine-tuned method or model (``local:ft-react``): it learned the
+    format, as in the paper's section 3.3."""
+    return ablate.prompt(style, task, zero_shot=zero_shot or getattr(llm, "zero_shot", False))
 
 
 def _answer_from(text: str) -> str | None:

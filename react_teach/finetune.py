@@ -227,7 +227,7 @@ def oracle_trajectories(n: int, seeds: tuple = ()) -> tuple[Trajectory, ...]:
     seeds = seeds or world.TRAIN_SEEDS
     if world.HELDOUT_SEED in seeds:
         raise ValueError(f"seed {world.HELDOUT_SEED} is the held-out world: never train on it")
-    worlds = [world.generate(s, world.SIZE) for s in seeds]
+    worlds = [world.generate(s, world.SIZE) for s in seeds[:n]]  # round-robin: n < len(seeds) reads n worlds
     wikis = [world.wiki(w) for w in worlds]
     out = []
     for k in range(world.SIZE):

@@ -26,7 +26,7 @@ from typing import Callable
 
 from . import ablate
 from . import llm as llm_mod
-from .agent import Agent, cot_sc, one_call
+from .agent import Agent, cot_sc, one_call, prompt_prefix
 from .llm import LLM, Usage
 from .trajectory import Trajectory
 from .wiki import LocalWiki
@@ -55,7 +55,7 @@ class Method:
 
     def prompt(self, task: str = "hotpotqa", llm: LLM | None = None) -> str:
         """The prefix before the question; empty for a fine-tuned method or model (``local:ft-react``)."""
-        return ablate.prompt(self.base, task, zero_shot=self.zero_shot or getattr(llm, "zero_shot", False))
+        return prompt_prefix(llm, self.base, task, self.zero_shot)
 
     def run(self, question: str, setup: Setup) -> Trajectory:
         t = self.runner(self, question, setup)

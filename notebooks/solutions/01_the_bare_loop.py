@@ -1,8 +1,7 @@
 """Reference solutions for the notebook "the bare loop"; `wrong` lists answers the checkers must refuse."""
 import re
 
-COUNTRY_OF = {"Tokyo": "Japan", "Paris": "France", "Rome": "Italy", "Ottawa": "Canada"}
-CONTINENT = {"Japan": "Asia", "France": "Europe", "Italy": "Europe", "Canada": "North America"}
+from react_teach.checks.the_bare_loop import CAPITAL, tool as notebook_tool  # the notebook's tiny world
 
 
 def policy(context):
@@ -17,18 +16,11 @@ def policy(context):
 
 
 def tool(action):
+    """The notebook's tool with a third action, capital_of[country]."""
     name, _, arg = action.partition("[")
-    arg = arg.removesuffix("]")
-    if name == "country_of":
-        return COUNTRY_OF.get(arg, f"No city called {arg}.")
-    if name == "continent":
-        return CONTINENT.get(arg, f"No country called {arg}.")
     if name == "capital_of":
-        capital = {country: city for city, country in COUNTRY_OF.items()}
-        return capital.get(arg, f"No country called {arg}.")
-    if name == "finish":
-        return "Episode finished."
-    return f"Invalid action: {action}"
+        return CAPITAL.get(arg.removesuffix("]"), f"No country called {arg.removesuffix(']')}.")
+    return notebook_tool(action)
 
 
 def open_loop(context):
