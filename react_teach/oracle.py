@@ -18,12 +18,13 @@ from .questions import ORGWORD, ROLE, fact, sentence_rel, value
 from .trajectory import Step, Trajectory
 from .wiki import WikiEnv
 from .articles import keyword
+from .varied import conclude
 from .world import OCCUPATIONS, World
 
 NEI_KEYWORD = {"plays the violin": "violin", "keeps bees": "bees", "has climbed a mountain": "mountain",
                "owns a sailing boat": "boat", "won a chess prize": "chess"}
 NOUN = {"birthplace": "that town", "place": "that town", "seat": "that town", "spouse": "the spouse",
-        "parent": "the parent"}
+        "parent": "the parent", "founder": "the founder"}
 
 
 def goal(e: dict, rel: str, x: str) -> str:
@@ -54,8 +55,8 @@ def _decompose(r, plan, ents, first: str) -> str:
     e0, rel0 = ents[reads[0][0]], reads[0][1]
     if rel0 is None:  # a claim about something the page may not say
         return f"I need to search {first} and find whether the page says {first} {plan['nei']}."
-    g0 = goal(e0, rel0, "it" if e0["type"] == "work" and kind not in ("first", "both") else first)
-    if kind in ("first", "both"):
+    g0 = goal(e0, rel0, "it" if e0["type"] == "work" and kind not in ("first", "both", "gap") else first)
+    if kind in ("first", "both", "gap"):
         b = ents[reads[1][0]]
         second = reads[1][2]
         return r.choice([f"I need to search {first} and {second} and find {g0} and {goal(b, rel0, second)}. "
@@ -112,7 +113,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         plan["nei"] = q["claim"][len(plan["reads"][0][0]) + 1:-1]
         plan["nei_kw"] = NEI_KEYWORD[plan["nei"]]
     r = random.Random(f"oracle {w.seed} {qid}")
-    env, steps, facts, here = WikiEnv(wiki), [], [], None
+    env, steps, facts, quotes, here = WikiEnv(wiki), [], [], [], None
 
     def act(thought: str, action: str) -> str:
         obs, _ = env.step(action[:1].lower() + action[1:])
@@ -150,7 +151,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             break
         target = e["text"][e["idx"][sentence_rel(rel)]].rstrip(".")
         if e["idx"][sentence_rel(rel)] >= 5:
-            kw = keyword(e, sentence_rel(rel))
+            kw = e.get("kw", {}).get(sentence_rel(rel)) or keyword(e, sentence_rel(rel))  # version 2 records its own
             obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
                                 f"so I need to look up {kw}.",
                                 f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up {kw}."]),
@@ -160,6 +161,8 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         if target not in obs:
             raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
         facts.append(fact(e, rel, value(e, rel)))
+        quotes.append(target + ".")
     answer = plan["answer"]
-    steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
+    last = conclude(plan, ents, quotes) if "spec" in plan else _conclude(r, plan, ents, facts)  # version 2 quotes
+    steps.append(Step(last, f"Finish[{answer}]", None))
     return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

@@ -178,20 +178,34 @@ def sentence_rel(rel: str) -> str:
     return "birthplace" if rel == "born" else rel
 
 
+def slot(i: int) -> tuple[str, str]:
+    """The recovery the i-th question of a world asks for (its own 20-slot cycle, shifted against the kinds')."""
+    return RECOVERY_CYCLE[(3 * i + i // 20) % 20]
+
+
+def pick(w, want: str, seen: set, candidate) -> tuple:
+    """The first of up to 80 fresh candidates (`candidate(short)`) whose recoveries are `want`, else the last one.
+
+    A candidate is a tuple (key, answer, reads, ...); `key` must be new in `seen`, which the pick is added to.
+    """
+    best = None
+    for _ in range(80):
+        c = candidate(want == "miss")
+        if not c or c[0] in seen:
+            continue
+        best = c
+        if recoveries(w, c[2]) == ([] if want == "none" else [want]):
+            break
+    seen.add(best[0])
+    return best
+
+
 def make_questions(w, r: random.Random) -> None:
+    """Version-1 questions, in the generator's one wording each (the shipped adapters' training data)."""
     seen = set()
     for i in range(w.size):
-        kind, want = KIND_CYCLE[i % 20], RECOVERY_CYCLE[(3 * i + i // 20) % 20]
-        best = None
-        for _ in range(80):
-            c = _candidate(w, r, kind, short=want == "miss")
-            if not c or c[0] in seen:
-                continue
-            best, got = c, recoveries(w, c[2])
-            if got == ([] if want == "none" else [want]):
-                break
-        q, answer, reads, check = best
-        seen.add(q)
+        kind = KIND_CYCLE[i % 20]
+        q, answer, reads, check = pick(w, slot(i), seen, lambda short: _candidate(w, r, kind, short))
         qid = f"world{w.seed}-{i:04d}"
         w.questions.append({"id": qid, "question": q, "answer": answer, "type": TYPE[kind], "level": LEVEL[kind],
                             "hops": len(reads), "recovery": recoveries(w, reads),

@@ -22,8 +22,23 @@ disambiguation page exist. Some people have a middle name that questions leave o
     >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
     (True, True)
 
-Training worlds are `TRAIN_SEEDS` (12 x 200 questions), the held-out world `HELDOUT_SEED` (200 questions). Names
-avoid every word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
+Three disjoint seed sets, so that no figure flatters. `TRAIN_SEEDS` (12 x 200 questions) are the only worlds any
+adapter trains on. `DEV_SEEDS` (4 x 200) are for every choice: data mix, steps, rank, learning rate, checkpoint.
+`TEST_SEEDS` (6 x 200 = 1,200 questions) are scored once, for the reported figures, and never for a choice.
+`HELDOUT_SEED` is the dev world the notebooks show (never trained on, never a test world). `finetune` refuses
+any dev or test seed. Names avoid every word of the course corpus, so editing data/corpus/ may respell a world;
+the tests pin neither.
+
+    >>> set(TRAIN_SEEDS) & set(DEV_SEEDS) | set(TRAIN_SEEDS) & set(TEST_SEEDS) | set(DEV_SEEDS) & set(TEST_SEEDS)
+    set()
+
+Data versions: ``version=1`` (the default) is the generator the shipped adapters were trained on, unchanged.
+``version=2`` (`varied`, `wordings`, `phrasings`) asks in many wordings and writes articles in many phrasings;
+``wording="heldout"`` renders the same world, questions and gold in wordings no training world uses:
+
+    >>> v2 = generate(3, 40, version=2, wording="heldout")
+    >>> [q["answer"] for q in v2.questions] == [q["answer"] for q in generate(3, 40, version=2).questions]
+    True
 """
 from __future__ import annotations
 
@@ -36,7 +51,11 @@ from .names import Namer, corpus_words
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
 TRAIN_SEEDS = tuple(range(1, 13))  # 12 worlds of SIZE questions: 2,400 training questions
-HELDOUT_SEED = 1000  # one world of SIZE questions, never used for training
+DEV_SEEDS = (1000, 1001, 1002, 1003)  # choices are made here (world 1000 was the old single held-out world)
+TEST_SEEDS = (4101, 4102, 4103, 4104, 4105, 4106)  # 1,200 questions, scored for the figures, never for a choice
+HELDOUT_SEED = DEV_SEEDS[0]  # the never-trained world the notebooks show: a dev world, not the test
+NEVER_TRAIN = frozenset(DEV_SEEDS + TEST_SEEDS)
+VERSIONS = (1, 2)
 
 OCCUPATIONS = {"novelist": "novelists", "poet": "poets", "film director": "film directors", "singer": "singers",
                "painter": "painters", "architect": "architects", "chemist": "chemists", "historian": "historians",
@@ -54,6 +73,8 @@ ADJ = ["well-known", "young", "retired", "self-taught", "prize-winning", "busy",
 class World:
     seed: int
     size: int
+    version: int = 1
+    wording: str = "trained"  # version 2: the split of question wordings and article phrasings
     entities: dict = field(default_factory=dict)  # title -> entity dict (type, facts, sentence index per fact)
     articles: list = field(default_factory=list)  # course corpus format
     questions: list = field(default_factory=list)  # course HotpotQA format
@@ -82,16 +103,31 @@ def check_seed(seed, size) -> tuple[int, int]:
     return seed, size
 
 
-def generate(seed: int, size: int) -> World:
-    """The world of `seed` with `size` questions (and about as many articles); one seed gives the same bytes."""
+def generate(seed: int, size: int, version: int = 1, wording: str = "trained") -> World:
+    """The world of `seed` with `size` questions (and about as many articles); one seed gives the same bytes.
+
+    `version` 2 keeps the entities of version 1 and rewrites articles and questions in the `wording` split.
+    """
+    from . import phrasings, varied
     from .questions import make_claims, make_questions
+    from .wordings import SPLITS
 
     seed, size = check_seed(seed, size)
+    if version not in VERSIONS or wording not in SPLITS or (version == 1 and wording != "trained"):
+        raise ValueError(f"no world of version {version!r} in wording {wording!r}: version 1 has one wording, "
+                         f"version 2 has {' and '.join(SPLITS)}")
     rng = random.Random(f"react_teach world {seed} {size}")
-    w = World(seed, size)
+    w = World(seed, size, version, wording)
     _entities(w, rng, Namer(rng, banned_words()))
-    w.articles = [article(e, rng) for e in w.entities.values()] + disambiguation_pages(w.entities)
-    make_questions(w, random.Random(f"questions {seed} {size}"))
+    w.articles = [article(e, rng) for e in w.entities.values()]
+    if version == 2:  # the same sentences in other phrasings, from a stream of their own: facts stay where they are
+        w.articles = [phrasings.rephrase(e, a, wording, random.Random(f"phrasing {seed} {e['title']} {wording}"))
+                      for e, a in zip(w.entities.values(), w.articles)]
+    w.articles += disambiguation_pages(w.entities)
+    if version == 2:
+        varied.make_questions(w, random.Random(f"questions v2 {seed} {size}"), wording)
+    else:
+        make_questions(w, random.Random(f"questions {seed} {size}"))
     make_claims(w, random.Random(f"claims {seed} {size}"))
     return w
 

@@ -64,7 +64,7 @@ def test_batches_group_similar_lengths_within_the_token_budget():
 def test_the_held_out_world_is_refused_as_training_data():
     from react_teach import world
 
-    with pytest.raises(ValueError, match="held-out"):
+    with pytest.raises(ValueError, match="dev world: never train on it"):
         finetune.world_texts("react", 5, seeds=(1, world.HELDOUT_SEED))
 
 
