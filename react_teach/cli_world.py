@@ -39,12 +39,13 @@ def cmd_finetune(a) -> int:
 
     if a.threads:
         torch.set_num_threads(a.threads)
-    texts = finetune.world_texts(a.method, a.n)
+    texts = finetune.world_texts(a.method, a.n, version=a.data)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
     prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
                           batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
-                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds",
+                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
+                                        + ("" if a.data == 1 else f", data version {a.data}"), "data_version": a.data,
                                 "command": command})
     print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
           f"{prov['minutes']} min")
@@ -64,6 +65,8 @@ def add(sub) -> None:
     q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
     q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
     q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
+    q.add_argument("--data", type=int, default=1, choices=(1, 2),
+                   help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

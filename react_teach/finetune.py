@@ -217,24 +217,8 @@ def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str 
     Questions are taken round-robin across the seeds, so that a small `n` still sees every world. `version` 1 is
     the data of the shipped adapters (their provenance hashes it); `version` 2 is the varied data the next training
     uses (`world.generate(..., version=2)`). Only the trained wordings may be learned: any other is refused.
-
-        >>> world_texts("react", 2, seeds=(1, 1000))
-        Traceback (most recent call last):
-        ...
-        ValueError: seed 1000 is a dev world: never train on it
     """
     return [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording)]
-
-
-def check_training_worlds(seeds: tuple, wording: str = "trained") -> None:
-    """Refuse a dev or test seed, and any wording but the trained one: they must never reach training data."""
-    from . import world
-
-    for s in seeds:
-        if s in world.NEVER_TRAIN:
-            raise ValueError(f"seed {s} is a {'dev' if s in world.DEV_SEEDS else 'test'} world: never train on it")
-    if wording != "trained":
-        raise ValueError(f"the {wording!r} wordings are held out for evaluation: never train on them")
 
 
 @lru_cache(maxsize=4)
@@ -245,13 +229,11 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
     from .wordings import is_in
 
     seeds = seeds or world.TRAIN_SEEDS
-    check_training_worlds(seeds, wording)
+    world.check_trainable(seeds, wording)
     worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
-    for w in worlds:  # a second lock: every template a training question uses is a trained one
-        held = [q["id"] for q in w.questions if "spec" in w.plans[q["id"]]
-                and not is_in(w.plans[q["id"]]["spec"], w.plans[q["id"]]["choice"], "trained")]
-        if held:
-            raise ValueError(f"{held[0]} is worded in a held-out template: never train on it")
+    plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
+    if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
+        raise ValueError("a training question is worded in a held-out template: never train on it")
     wikis = [world.wiki(w) for w in worlds]
     out = []
     for k in range(world.SIZE):

@@ -22,15 +22,10 @@ disambiguation page exist. Some people have a middle name that questions leave o
     >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
     (True, True)
 
-Three disjoint seed sets, so that no figure flatters. `TRAIN_SEEDS` (12 x 200 questions) are the only worlds any
-adapter trains on. `DEV_SEEDS` (4 x 200) are for every choice: data mix, steps, rank, learning rate, checkpoint.
-`TEST_SEEDS` (6 x 200 = 1,200 questions) are scored once, for the reported figures, and never for a choice.
-`HELDOUT_SEED` is the dev world the notebooks show (never trained on, never a test world). `finetune` refuses
-any dev or test seed. Names avoid every word of the course corpus, so editing data/corpus/ may respell a world;
-the tests pin neither.
-
-    >>> set(TRAIN_SEEDS) & set(DEV_SEEDS) | set(TRAIN_SEEDS) & set(TEST_SEEDS) | set(DEV_SEEDS) & set(TEST_SEEDS)
-    set()
+Disjoint seed sets: `TRAIN_SEEDS` (12 x 200 questions), the only worlds any adapter trains on; `DEV_SEEDS` (4 x 200)
+for every choice (data, steps, rank, checkpoint); `TEST_SEEDS` (6 x 200) for the reported figures, never a choice.
+`HELDOUT_SEED` is the dev world the notebooks show. `check_trainable` refuses dev and test seeds. Names avoid every
+word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
 
 Data versions: ``version=1`` (the default) is the generator the shipped adapters were trained on, unchanged.
 ``version=2`` (`varied`, `wordings`, `phrasings`) asks in many wordings and writes articles in many phrasings;
@@ -190,6 +185,14 @@ def _entities(w: World, r: random.Random, names: Namer) -> None:
         late = [rel for rel in LATE.get(e["type"], ()) if e.get(rel)]  # only a fact the entity has
         e["late"] = r.choice(late) if late and r.random() < 0.3 else None
 
+
+def check_trainable(seeds, wording: str = "trained") -> None:
+    """Refuse a dev or test seed, and any wording but the trained one: they never reach training data."""
+    for s in seeds:
+        if s in NEVER_TRAIN:
+            raise ValueError(f"seed {s} is a {'dev' if s in DEV_SEEDS else 'test'} world: never train on it")
+    if wording != "trained":
+        raise ValueError(f"the {wording!r} wordings are held out for evaluation: never train on them")
 
 
 def parse_seed(text: str) -> int:

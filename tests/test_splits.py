@@ -3,6 +3,7 @@ uses (checked by seed, by recorded template and by text), `finetune` refusing bo
 wordings, balanced yes/no decided by the sentence read, a last thought that quotes it) with version 1 untouched."""
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,34 @@ def test_version_1_is_the_default_and_has_one_wording():
         world.generate(3, 20, version=1, wording="heldout")
     with pytest.raises(ValueError, match="no world of version 3"):
         world.generate(3, 20, version=3)
+
+
+def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tmp_path, capsys):
+    """A model that always answers "yes" (a script, one completion per question) must score exactly the always-yes
+    baseline, pooled, per world and per type, in both wordings, and the pairing must count every question."""
+    import json
+    import runpy
+    import sys
+
+    script = tmp_path / "yes.jsonl"
+    script.write_text((json.dumps(" I will say yes.\nAction 1: Finish[yes]") + "\n") * 24, encoding="utf-8")
+    folder = Path(__file__).resolve().parent.parent / "benchmarks"
+    bench = runpy.run_path(str(folder / "worlds_eval.py"))
+    sys.path.remove(str(folder))  # the benchmark put its own folder first, to import finetune_eval
+    argv = ["--dev", "--worlds", "2", "--n", "6", "--llm", f"script:{script}", "--parts", "worlds,course",
+            "--out", str(tmp_path / "runs")]
+    assert bench["main"](argv) == 0
+    assert "course: skipped on --dev" in capsys.readouterr().err  # the course questions are a test set
+    out = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())
+    assert out["split"] == "dev" and out["seeds"] == list(world.DEV_SEEDS[:2]) and "course" not in out
+    react = out["methods"]["react"]
+    for wording in ("trained", "heldout"):
+        figures = [react[wording]["pooled"], *react[wording]["worlds"].values(), *react[wording]["by_type"].values()]
+        assert all(f["em"] == f["baselines"]["always yes"] for f in figures), wording
+        assert react[wording]["pooled"]["n"] == 12 and sum(f["n"] for f in react[wording]["by_type"].values()) == 12
+    paired = react["paired"]
+    assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
+    assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
+    with pytest.raises(SystemExit) as e:
+        bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
+    assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err

@@ -1,0 +1,163 @@
+"""Fine-tuned agents over many unseen worlds, in trained and held-out wordings: the figures that cannot flatter.
+
+    python benchmarks/worlds_eval.py --dev                       # every choice is made on these numbers
+    python benchmarks/worlds_eval.py --dev --worlds 2 --n 40 --methods react --parts worlds
+    python benchmarks/worlds_eval.py --test                      # the reported figures; never for a choice
+
+The successor of `finetune_eval.py` (one held-out world, one wording). For each world of the split
+(`world.DEV_SEEDS` or `world.TEST_SEEDS`) the same questions are asked twice, in a trained and in a held-out
+wording (`world.generate(seed, size, version, wording)`: same facts, same gold, question wordings and article
+phrasings that no training world uses). Parts:
+
+- worlds:  each method on its adapter (`local:ft-METHOD`, or --llm), both wordings, every world of the split;
+- course:  ReAct on the course's 126 real-subject questions (test only: they are a test set too);
+- rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
+           (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer).
+
+The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
+each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
+type (bridge 2 hops, bridge 3 hops, comparison, yes/no), with always-yes and always-no beside every pooled figure.
+Every run is a resumable results file under --out/SPLIT/ (a rerun skips what is done).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # finetune_eval's summary and rescue, not a copy
+from finetune_eval import constant, rescue, summary  # noqa: E402
+
+from react_teach import world  # noqa: E402
+from react_teach.common import write_atomic  # noqa: E402
+from react_teach.honest import rate  # noqa: E402
+from react_teach.wordings import SPLITS  # noqa: E402
+
+METHODS = ("standard", "cot", "act", "react")
+
+
+def kind(q: dict) -> str:
+    """The reporting type of a question: bridge2, bridge3, comparison or yesno."""
+    return f"bridge{q['hops']}" if q["type"] == "bridge" else q["type"]
+
+
+def brief(rows: list[dict]) -> dict:
+    """n, EM and its interval, and what always "yes" and always "no" score on the same questions."""
+    r = rate(rows)
+    return {"n": r["n"], "em": round(r["p"], 3), "ci95": [round(r["lo"], 3), round(r["hi"], 3)],
+            "baselines": constant(x["gold"] for x in rows)}
+
+
+def report(runs: dict, questions: dict) -> dict:
+    """One method's figures from its rows: runs[(seed, wording)] = rows; questions[(seed, id)] = the question."""
+    out = {}
+    for wording in SPLITS:
+        rows = [r for (s, wd), rs in runs.items() if wd == wording for r in rs]
+        if not rows:
+            continue
+        worlds = {str(s): brief(rs) for (s, wd), rs in runs.items() if wd == wording}
+        ems = [v["em"] for v in worlds.values()]
+        types = {}
+        for (s, wd), rs in runs.items():
+            for r in rs if wd == wording else ():
+                types.setdefault(kind(questions[(s, r["id"])]), []).append(r)
+        out[wording] = {"pooled": {**brief(rows), "seconds_per_question": summary(rows)["seconds_per_question"]},
+                        "worlds": worlds, "spread": [min(ems), max(ems)],
+                        "by_type": {k: brief(v) for k, v in sorted(types.items())}}
+    if len(out) == 2:  # the same questions side by side: which ones the wording alone turns
+        pairs = [(a["em"], b["em"]) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
+                 for a, b in _paired(runs[(s, "trained")], runs[(s, "heldout")])]
+        out["paired"] = {"n": len(pairs), "both": sum(a and b for a, b in pairs),
+                         "trained_only": sum(a and not b for a, b in pairs),
+                         "heldout_only": sum(b and not a for a, b in pairs),
+                         "neither": sum(not a and not b for a, b in pairs)}
+    return out
+
+
+def _paired(a: list[dict], b: list[dict]):
+    by = {r["id"]: r for r in b}
+    return [(r, by[r["id"]]) for r in a if r["id"] in by]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--dev", action="store_true", help="the dev worlds: for every choice")
+    g.add_argument("--test", action="store_true", help="the test worlds: the reported figures, never a choice")
+    p.add_argument("--worlds", type=int, help="only the first K worlds of the split")
+    p.add_argument("--n", type=int, default=world.SIZE, help="questions per world (default all)")
+    p.add_argument("--version", type=int, default=2, choices=world.VERSIONS, help="data version of the worlds")
+    p.add_argument("--wordings", default=",".join(SPLITS))
+    p.add_argument("--parts", default="worlds,course,rescue")
+    p.add_argument("--methods", default="react")
+    p.add_argument("--llm", help="one spec for every method (default local:ft-METHOD)")
+    p.add_argument("--threads", type=int, default=1, help="llama.cpp threads (default 1: the cores are shared)")
+    p.add_argument("--out", default="data/runs/worlds")
+    a = p.parse_args(argv)
+    split = "dev" if a.dev else "test"
+    seeds = (world.DEV_SEEDS if a.dev else world.TEST_SEEDS)[: a.worlds]
+    parts, methods, wordings = a.parts.split(","), a.methods.split(","), a.wordings.split(",")
+    bad = [m for m in methods if m not in METHODS] + [w for w in wordings if w not in SPLITS]
+    if bad or (a.version == 1 and wordings != ["trained"]):
+        p.error(f"unknown method or wording {bad[0]!r}" if bad else "version 1 has one wording: --wordings trained")
+    if "course" in parts and a.dev:
+        parts.remove("course")  # the course questions are a test set: they never inform a choice
+        print("course: skipped on --dev (the 126 real-subject questions are a test set)", file=sys.stderr)
+    os.environ["REACT_TEACH_THREADS"] = str(a.threads)
+    from react_teach import llm as llm_mod
+    from react_teach.data import load_questions
+    from react_teach.runs import run
+    from react_teach.wiki import LocalWiki
+
+    out = Path(a.out) / split
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "summary.json"
+    result = json.loads(path.read_text()) if path.exists() else {}
+    result.update({"split": split, "seeds": list(seeds), "n_per_world": a.n, "version": a.version})
+    specs = {m: a.llm or f"local:ft-{m}" for m in methods}
+    worlds = {(s, wd): world.generate(s, world.SIZE, a.version, wd) for s in seeds for wd in wordings}
+    questions = {(s, q["id"]): q for (s, _), w in worlds.items() for q in w.questions}
+
+    def save() -> None:
+        write_atomic(path, json.dumps(result, indent=1) + "\n")
+
+    models = {}
+    for m in methods if "worlds" in parts or "rescue" in parts else ():
+        models[m] = llm_mod.from_spec(specs[m])
+        runs = {}
+        for (s, wd), w in worlds.items():
+            started = time.perf_counter()
+            runs[(s, wd)] = rows = run(m, w.questions[: a.n], out / f"{m}_v{a.version}_w{s}_{wd}.jsonl",
+                                       llm=models[m], wiki=world.wiki(w), progress=False)
+            print(f"{m:8s} world {s} {wd:8s} {rate(rows)['text']} ({time.perf_counter() - started:.0f} s)",
+                  flush=True)
+        result.setdefault("methods", {})[m] = {"llm": specs[m], **report(runs, questions)}
+        save()
+    if "course" in parts:
+        course = load_questions("hotpotqa")
+        rows = run("react", course, out / "course_react.jsonl", llm=llm_mod.from_spec(specs.get("react", "local:ft-react")),
+                   wiki=LocalWiki.course(), progress=False)
+        result["course"] = {"llm": specs.get("react", "local:ft-react"), **brief(rows)}
+        print(f"course   {rate(rows)['text']} baselines {result['course']['baselines']}")
+        save()
+    if "rescue" in parts and "react" in models:
+        cases, parts_out = [], {}
+        for (s, wd), w in worlds.items():
+            if wd == "trained":
+                rows = run("react", w.questions[: a.n], out / f"react_v{a.version}_w{s}_{wd}.jsonl",
+                           llm=models["react"], wiki=world.wiki(w), progress=False)
+                cases += rescue(rows, w, world.wiki(w), models["react"])["cases"]
+        from finetune_eval import share
+        parts_out = {k: share([c for c in cases if c["kind"] == k]) for k in ("plan", "conclusion")}
+        result["rescue"] = {**share(cases), **parts_out, "cases": cases}
+        for k, v in (("all", result["rescue"]), *parts_out.items()):
+            print(f"edit rescue ({k}): {v['rescued']} of {v['failures']} ({v['share']}, ci95 {v['ci95']})")
+        save()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
