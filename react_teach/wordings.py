@@ -11,7 +11,7 @@ the same questions in both splits shows how much of a score is the wording rathe
     >>> render(spec, {"ask": 0, "chain": [0]})
     'In which town was the author of the novel Marrow born?'
     >>> render(spec, {"ask": 9, "chain": [8]})
-    'In what town did the person who wrote the novel Marrow come into the world?'
+    'In what town did the individual who wrote the novel Marrow come into the world?'
     >>> import random
     >>> c = choose(spec, "heldout", random.Random(0))
     >>> c["ask"] >= len(ASK["birthplace"]) - HELD and all(j >= len(DESCRIBE["creator"]) - HELD for j in c["chain"])
@@ -149,9 +149,15 @@ def split_of(pool: list, split: str, held: int = HELD) -> range:
 
 
 def choose(spec: dict, split: str, rng: random.Random) -> dict:
-    """A wording of `spec` in `split`: one index per pool, drawn from that split's part of the pool."""
-    return {k: [rng.choice(split_of(p, split)) for p in pool] if k == "chain" else rng.choice(split_of(pool, split))
-            for k, pool in pools(spec).items()}
+    """A wording of `spec` in `split`: one index per pool, drawn from that split's part of the pool.
+
+    A description of a description ends with it ("the spouse of the author of X"): a clause in the middle
+    ("the town the one who made X is from") is hard for anyone to read.
+    """
+    ps = pools(spec)
+    chain = [rng.choice([i for i in split_of(p, split) if j == 0 or p[i].endswith("{x}")])
+             for j, p in enumerate(ps.get("chain", []))]
+    return {k: chain if k == "chain" else rng.choice(split_of(pool, split)) for k, pool in ps.items()}
 
 
 def is_in(spec: dict, choice: dict, split: str) -> bool:

@@ -108,7 +108,7 @@ def test_each_shipped_adapter_matches_its_provenance_and_its_data(name):
     prov = json.loads(prov_path.read_text())
     assert adapters.file_hash(adapters.models_dir() / prov["adapter"]) == prov["adapter_sha256"]
     assert adapters.file_hash(bundled_path()) == prov["base_sha256"]
-    texts = finetune.world_texts(prov["method"], prov["examples"])
+    texts = finetune.world_texts(prov["method"], prov["examples"], version=prov.get("data_version", 1))
     assert finetune.data_hash(texts) == prov["data_sha256"]
     for key in ("steps", "lr", "rank", "final_loss", "minutes", "command"):
         assert prov[key] not in (None, ""), key
