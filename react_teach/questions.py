@@ -178,7 +178,7 @@ def sentence_rel(rel: str) -> str:
     return "birthplace" if rel == "born" else rel
 
 
-def slot(i: int) -> tuple[str, str]:
+def slot(i: int) -> str:
     """The recovery the i-th question of a world asks for (its own 20-slot cycle, shifted against the kinds')."""
     return RECOVERY_CYCLE[(3 * i + i // 20) % 20]
 
