@@ -8,7 +8,8 @@ single token. Goal from the issue: CoT-SC-21 prefills at most 1.1x what one CoT 
 import argparse
 
 from react_teach import llm
-from react_teach.agent import cot_sc, solve
+from react_teach.agent import cot_sc
+from react_teach.methods import solve
 
 QUESTION = "Which magazine was started first, Arthur's Magazine or First for Women?"
 

@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from react_teach.honest import baselines, wilson
+from react_teach.runs.stats import baselines, wilson
 from react_teach.score import exact_match
 
 FILES = {"react": "react_text-davinci-003_hotpotqa100.jsonl", "cot": "cot_text-davinci-003_hotpotqa100.jsonl"}

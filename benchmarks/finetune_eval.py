@@ -24,9 +24,8 @@ from pathlib import Path
 
 from react_teach import llm as llm_mod, world
 from react_teach.agent import Agent
-from react_teach.common import write_atomic
-from react_teach.data import load_questions
-from react_teach.honest import baselines, rate
+from react_teach.data import load_questions, write_atomic
+from react_teach.runs.stats import baselines, rate
 from react_teach.runs import run
 from react_teach.score import score
 from react_teach.wiki import LocalWiki

@@ -5,8 +5,8 @@
 
 Reads the hand labels (`data/labels/hotpotqa_authors.jsonl`: id, method, run, label, reason, labeller), runs
 `react_teach.failures.label_file` on each run file they name (with the supporting facts, as notebook 09 does for
-CoT), and compares the two on the same trajectories. Cohen's kappa is computed here, from its definition, so the
-figure does not rest on the code it measures.
+CoT), and compares the two on the same trajectories. Cohen's kappa comes from scikit-learn, so the figure does not
+rest on the code it measures.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+from sklearn.metrics import cohen_kappa_score
 
 from react_teach.data import data_dir, load_questions, supporting_sentences
 from react_teach.failures import CATEGORIES, label_file
@@ -25,22 +27,18 @@ SHORT = {"true positive": "TP", "false positive": "FP", "reasoning error": "RE",
 
 
 def kappa(a: list[str], b: list[str]) -> float:
-    """Cohen's kappa of two raters over the same items: (p_o - p_e) / (1 - p_e).
-
-    p_o: the share of items given the same label. p_e: the agreement expected by chance, the sum over labels of
-    (a's share of that label) x (b's share). If p_e is 1 both raters gave one and the same label to everything:
-    they agree fully, and we return 1.0 rather than divide by zero.
+    """Cohen's kappa of two raters over the same items, by scikit-learn: an implementation independent of the
+    package's own `failures.cohen_kappa`, so the figure does not rest on the code it measures (a test compares the
+    two). If both raters gave one and the same label to everything they agree fully: 1.0, not 0/0.
 
     >>> kappa(["x", "x", "y", "y"], ["x", "y", "y", "y"])  # p_o = 3/4, p_e = (2*1 + 2*3)/16 = 1/2
     0.5
     """
     if len(a) != len(b) or not a:
         raise ValueError(f"kappa needs two label lists of the same non-zero length, got {len(a)} and {len(b)}")
-    n = len(a)
-    p_o = sum(x == y for x, y in zip(a, b)) / n
-    ca, cb = Counter(a), Counter(b)
-    p_e = sum(ca[c] * cb[c] for c in ca) / (n * n)
-    return 1.0 if p_e >= 1.0 else (p_o - p_e) / (1 - p_e)
+    if len(set(a) | set(b)) == 1:
+        return 1.0
+    return float(cohen_kappa_score(a, b))
 
 
 def read_labels(path: Path) -> list[dict]:

@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # finetune_eval's summ
 from finetune_eval import constant, rescue, summary  # noqa: E402
 
 from react_teach import world  # noqa: E402
-from react_teach.common import write_atomic  # noqa: E402
-from react_teach.honest import rate  # noqa: E402
-from react_teach.wordings import SPLITS  # noqa: E402
+from react_teach.data import write_atomic  # noqa: E402
+from react_teach.runs.stats import rate  # noqa: E402
+from react_teach.world.wordings import SPLITS  # noqa: E402
 
 METHODS = ("standard", "cot", "act", "react")
 

@@ -88,7 +88,7 @@ print(bare_loop("On which continent is the country whose capital is Tokyo?", pol
 # The cell plays two moves for you, so that it runs unattended; delete the `.play([...])` to start from nothing.
 
 # %%
-from react_teach.play import EnvironmentSeat, PolicySeat
+from react_teach.ui.seats import EnvironmentSeat, PolicySeat
 
 seat = PolicySeat("On which continent is the country whose capital is Ottawa?", tool)
 seat.play(["Thought: Ottawa is a capital; its country first, then that country's continent.",

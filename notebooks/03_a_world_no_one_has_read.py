@@ -40,7 +40,7 @@ course_q["question"], world_q["question"]
 # memory.)
 
 # %%
-from react_teach.agent import solve
+from react_teach.methods import solve
 from react_teach.data import data_dir, read_jsonl
 
 committed = next(r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_cot.jsonl") if r["id"] == course_q["id"])

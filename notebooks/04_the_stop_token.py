@@ -189,7 +189,9 @@ print(f"{prompt_tokens:,} prompt tokens read, {cached:,} of them reused from the
       f"({(prompt_tokens - cached) / prompt_tokens:.1%} actually computed)")
 
 # %% [markdown]
-# The loop now lives in `react_teach.agent.Agent` (`use_stop=False` is the teaching mode you used above).
+# The loop now lives in `react_teach.agent.Agent` (`use_stop=False` is the teaching mode you used above). To read
+# it whole, open `react_teach.agent.react`: the paper's loop, stop and re-ask included, in one screen of about 30
+# lines, in the style of the official `webthink`. A test pins it to `Agent`, call for call.
 #
 # ## Summary
 # - Without a stop sequence a model writes its own observations: invented, fluent, and wrong in ways you cannot see.

@@ -21,7 +21,7 @@
 import time
 
 from react_teach import check, llm
-from react_teach.agent import solve
+from react_teach.methods import solve
 from react_teach.data import load_questions
 from react_teach.score import score
 from react_teach.wiki import LocalWiki
@@ -76,12 +76,12 @@ for m, s in summary.items():
 #   paraphrased. A model that reads the question and its answer in the prompt is not being tested, so those are
 #   marked in the data and left out of every score below: `n` counts what is left.
 # - **How far could it move?** With n = 37, one question is 2.7 points. The 95% interval (Wilson's, see
-#   `react_teach.honest`) is the range of true rates that would produce this count without surprise.
+#   `react_teach.runs.stats`) is the range of true rates that would produce this count without surprise.
 # - **What does a constant answer get?** Comparison questions ("Are both ... ?") make "yes" and "no" right for a
 #   few questions. A method that does not beat `always no` has shown nothing the table can see.
 
 # %%
-from react_teach.honest import baselines, model_of, rate, score_table, scored
+from react_teach.runs.stats import baselines, model_of, rate, score_table, scored
 
 print(f"runs made by: {model_of(runs['react'])}")
 print(score_table(runs, "hotpotqa"))
@@ -107,8 +107,8 @@ print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its s
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import TABLE1
-from react_teach.scoreplot import score_bars
+from react_teach.ui.plots import TABLE1
+from react_teach.ui.scoreplot import score_bars
 
 # python benchmarks/davinci_em.py <folder with the two trajectory files> printed:
 #   text-davinci-003 react EM 33.0% [24.6, 42.7] n=100;  cot EM 33.0% [24.6, 42.7] n=100
@@ -166,10 +166,10 @@ for m, rows in runs.items():
 # python -m react_teach run --method react --task hotpotqa --llm openai-compatible:http://localhost:11434/v1#llama3.1 --out runs/llama_react.jsonl
 # ```
 #
-# For interactive ablations, `react_teach.widgets.AblationPanel()` offers the same choices as buttons: methods,
+# For interactive ablations, `react_teach.ui.panels.AblationPanel()` offers the same choices as buttons: methods,
 # task, number of questions and model, with a progress bar, the table and the plot.
 #
-# The runner lives in `react_teach.runs`, the scores in `react_teach.score`, the figure in `react_teach.plots`.
+# The runner lives in `react_teach.runs`, the scores in `react_teach.score`, the figure in `react_teach.ui.plots`.
 #
 # ## 8. What changes when the model has learned the skill
 #
@@ -198,7 +198,7 @@ for m, rows in runs.items():
 # in `notebooks/solutions/`.
 #
 # 1. **The Wilson interval.** Write `interval(k, n)` returning Wilson's 95% interval (z = 1.96) for k right out
-#    of n, as `(low, high)`. The module docstring of `react_teach.honest` has the formula; do not call `wilson`.
+#    of n, as `(low, high)`. The module docstring of `react_teach.runs.stats` has the formula; do not call `wilson`.
 
 # %%
 from react_teach import exercises

@@ -94,9 +94,9 @@ vote(["The Louvre", "Prado", "louvre", ""]), vote(["a", "b"]), vote(["", None])
 import matplotlib.pyplot as plt
 
 from react_teach.data import data_dir, read_jsonl
-from react_teach.honest import baselines, model_of, rate, scored, wilson
+from react_teach.runs.stats import baselines, model_of, rate, scored, wilson
 from react_teach.score import samples_curves
-from react_teach.scoreplot import samples_bands
+from react_teach.ui.scoreplot import samples_bands
 
 # questions that overlap the exemplars are left out (notebook "running ablations" explains why)
 react = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
@@ -164,7 +164,7 @@ print(f"CoT-SC → ReAct backs off on {weak} of {len(ids)} questions (the majori
 # all 7 steps: more steps rarely help. Here is the same count on our run, and the distribution of steps used.
 
 # %%
-from react_teach.plots import steps_used
+from react_teach.ui.plots import steps_used
 
 correct = [r for r in react if r["em"]]
 at_limit = sum(len(r["steps"]) == 7 for r in correct)

@@ -29,7 +29,7 @@ for category, meaning in DEFINITIONS.items():
 # %%
 from react_teach.data import data_dir, load_questions, read_jsonl, supporting_sentences
 
-from react_teach.honest import scored, wilson
+from react_teach.runs.stats import scored, wilson
 
 runs = data_dir() / "runs"
 react = scored(list(label_file(runs / "hotpotqa_react.jsonl")))  # questions in the exemplars are left out
@@ -110,7 +110,7 @@ check(all(failed(o) == failed_search(o) for o in observations),
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import table2
+from react_teach.ui.plots import table2
 
 for method, rows in (("react", react), ("cot", cot)):
     n_ok = sum(r["correct"] is True for r in rows)
@@ -148,8 +148,8 @@ for rows, name in ((react, "react"), (cot, "cot")):
 # people would reach by chance.
 
 # %%
-from react_teach.llm import cache_dir
-from react_teach.widgets import FailureLabeller
+from react_teach.data import cache_dir
+from react_teach.ui.panels import FailureLabeller
 
 labeller = FailureLabeller(runs / "hotpotqa_react.jsonl", cache_dir() / "labels" / "hotpotqa_react.jsonl")
 labeller

@@ -16,7 +16,7 @@ from IPython.display import HTML
 
 from react_teach import check, llm
 from react_teach.agent import Agent
-from react_teach.widgets import TraceEditor, TraceViewer
+from react_teach.ui.widgets import TraceEditor, TraceViewer
 from react_teach.wiki import LocalWiki
 
 model, wiki = llm.default(), LocalWiki.course()
@@ -153,7 +153,7 @@ for kind in ("plan", "conclusion"):
     print(f"{kind:10s} {r['rescued']:2d} of {r['failures']:2d} rescued ({r['share']:.2f}, 95% CI {r['ci95']})")
 
 # %% [markdown]
-# The editor lives in `react_teach.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one
+# The editor lives in `react_teach.ui.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one
 # loop in `react_teach.loop` (the household agent of notebook 12 too). An edit starts a new branch: the trajectory
 # `run()` returned before it stays as it was.
 #

@@ -16,7 +16,7 @@
 # %%
 from react_teach import check, llm
 from react_teach.ablate import prompt
-from react_teach.agent import solve
+from react_teach.methods import solve
 from react_teach.data import load_questions
 from react_teach.wiki import LocalWiki
 
@@ -51,7 +51,7 @@ print("answer:", repr(cot.answer), "| gold:", claim["label"])
 from collections import Counter
 
 from react_teach.data import data_dir, read_jsonl
-from react_teach.honest import baselines, model_of, rate, score_table, scored
+from react_teach.runs.stats import baselines, model_of, rate, score_table, scored
 from react_teach.score import FEVER_LABELS
 
 # claims that overlap the exemplars are left out of every score (notebook "running ablations" explains why)
@@ -82,8 +82,8 @@ for m, rows in runs.items():
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.plots import TABLE1
-from react_teach.scoreplot import score_bars
+from react_teach.ui.plots import TABLE1
+from react_teach.ui.scoreplot import score_bars
 
 ours = {m: rate(rows) for m, rows in runs.items()}
 fig = score_bars({"paper: PaLM-540B, FEVER dev": {m: TABLE1[m][1] / 100 for m in ours},
@@ -142,7 +142,7 @@ ex[1](refutes_right)
 
 # %% [markdown]
 # 2. **A constant label.** Write `constant(rows, label)`: the accuracy of answering `label` to every claim in
-#    `rows` (result lines with a `gold` field). Do not use `react_teach.honest`.
+#    `rows` (result lines with a `gold` field). Do not use `react_teach.runs.stats`.
 
 # %%
 def constant(rows, label):

@@ -23,8 +23,7 @@ from collections import Counter
 
 from react_teach import check, llm
 from react_teach.data import load_exemplars
-from react_teach.household import (TASK_TYPES, HouseholdAgent, HouseholdEnv, exemplars, expert, generate, prompt,
-                                   render)
+from react_teach.household import TASK_TYPES, HouseholdAgent, HouseholdEnv, exemplars, expert, generate, prompt, render
 from react_teach.trajectory import Trajectory
 
 # %% [markdown]

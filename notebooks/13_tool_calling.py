@@ -17,11 +17,11 @@ import json
 from IPython.display import HTML
 
 from react_teach import check
-from react_teach.after import TOOLS, local_chat, tool_calling
+from react_teach.tools.calling import TOOLS, local_chat, tool_calling
 from react_teach.data import data_dir, load_questions, read_jsonl
 from react_teach.llm import Usage
 from react_teach.trajectory import Trajectory
-from react_teach.widgets import LEGEND, trace_html
+from react_teach.ui.trace import LEGEND, trace_html
 from react_teach.wiki import LocalWiki
 
 wiki = LocalWiki.course()
@@ -42,7 +42,7 @@ questions = {q["id"]: q for q in load_questions("hotpotqa")}
 
 
 # %% [markdown]
-# The loop is `react_teach.after.tool_calling`. Read it beside `Agent.step` from notebook "the stop token": ask
+# The loop is `react_teach.tools.calling.tool_calling`. Read it beside `Agent.step` from notebook "the stop token": ask
 # the model, turn
 # its call into the same `search[...]` string, run it in the same `WikiEnv`, append the result, and stop at `finish`
 # or after seven calls. A chat model here is any function that takes the messages and the tools and returns one
@@ -167,14 +167,14 @@ for i, t in traces.items():
 # Nothing in the loop changes; only the chat function does. With `OPENAI_API_KEY` set:
 #
 # ```python
-# from react_teach.after import openai_chat
+# from react_teach.tools.calling import openai_chat
 # chat = openai_chat("gpt-4o-mini")
 # # chat = openai_chat("llama3.1", base_url="http://localhost:11434/v1")  # Ollama (set OPENAI_API_KEY to any text)
 # traces = {i: tool_calling(questions[i]["question"], chat, wiki) for i in picked}
 # ```
 #
 # For text ReAct on the same model, the left column, it is the usual one line:
-# `solve("react", question, llm=llm.from_spec("openai:gpt-4o-mini"))` with `from react_teach.agent import solve` and
+# `solve("react", question, llm=llm.from_spec("openai:gpt-4o-mini"))` with `from react_teach.methods import solve` and
 # `from react_teach import llm`.
 #
 # ## 5. The syntax changed, the loop did not
@@ -190,7 +190,7 @@ for i, t in traces.items():
 # | at most 7 steps | at most 7 calls |
 #
 # Underneath, a `tool` message is still text in the model's context. `local_chat` shows it plainly, turning each
-# one into a user turn that starts `Observation:`. The loop now lives in `react_teach.after.tool_calling`, with
+# one into a user turn that starts `Observation:`. The loop now lives in `react_teach.tools.calling.tool_calling`, with
 # `local_chat` and `openai_chat` as its two chat functions.
 
 # %% [markdown]

@@ -9,7 +9,7 @@
 
 # %%
 from react_teach import check
-from react_teach.after import calculate, calculator_tool
+from react_teach.tools.calculator import calculate, calculator_tool
 
 # %% [markdown]
 # ## 1. The chain: page, model, action, tool
@@ -52,7 +52,7 @@ eval("(1).__class__.__mro__", {"__builtins__": {}})
 # %% [markdown]
 # ## 3. A calculator that accepts only arithmetic
 #
-# `react_teach.after.calculate` goes the other way. It parses the expression into a syntax tree and evaluates only
+# `react_teach.tools.calculator.calculate` goes the other way. It parses the expression into a syntax tree and evaluates only
 # numbers and the arithmetic operators; anything else (a name, an attribute, a call, a string) is refused with a
 # message naming the first node it could not accept. Limits on length, exponent and size stop the other attack, a
 # harmless-looking `9 ** 9 ** 9` that would keep your CPU busy for a very long time.
@@ -82,8 +82,8 @@ calculator_tool(action), calculator_tool("calculate[1200 + 1500]"), calculator_t
 #
 # Structured tool calls do not fix this. The schema says the argument is a string; it cannot say the string is
 # harmless, so the tool itself has to refuse. Give a tool the least power that does the job, and treat every
-# argument as text an attacker may have written. The calculator now lives in `react_teach.after.calculate` and
-# `react_teach.after.calculator_tool`.
+# argument as text an attacker may have written. The calculator now lives in `react_teach.tools.calculator.calculate` and
+# `react_teach.tools.calculator.calculator_tool`.
 
 # %% [markdown]
 # ## Summary

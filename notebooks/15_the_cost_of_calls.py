@@ -65,7 +65,7 @@ import json
 from llama_cpp import Llama
 
 from react_teach.ablate import prompt
-from react_teach.after import SYSTEM, TOOLS
+from react_teach.tools.calling import SYSTEM, TOOLS
 from react_teach.llm import bundled_path
 
 vocab = Llama(model_path=str(bundled_path()), vocab_only=True, verbose=False)

@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt
 from IPython.display import HTML
 
 from react_teach import exercises, finetune, llm, world
-from react_teach.adapters import SHIPPED, provenance
+from react_teach.llm.adapters import SHIPPED, provenance
 from react_teach.agent import Agent
 from react_teach.data import data_dir
 

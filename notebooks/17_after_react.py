@@ -165,7 +165,7 @@ for s in second.steps:
 # in `notebooks/solutions/`.
 #
 # 1. **The evaluator.** Reflexion's HotpotQA evaluator decides which questions get a second trial. How many of
-#    the scored trajectories of the committed ReAct run (`scored(...)` from `react_teach.honest`) would it retry?
+#    the scored trajectories of the committed ReAct run (`scored(...)` from `react_teach.runs.stats`) would it retry?
 
 # %%
 from react_teach import exercises

@@ -26,12 +26,10 @@ facts, drops the ones that plan a search or a lookup, and closes with the answer
 """
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
-from .data import load_exemplars
-from .trajectory import Trajectory, parse
+from react_teach.data import load_exemplars
+from react_teach.trajectory import Trajectory, parse
 
 # Our words, the paper's action space.
 INSTRUCTIONS = {
@@ -122,19 +120,3 @@ def prompt(style: str, task: str = "hotpotqa", exemplars: list[dict] | None = No
     instruction = INSTRUCTIONS[task] if style in ("react", "act") else PLAIN_INSTRUCTIONS[task]
     react = exemplar_prompt(exemplars if exemplars is not None else load_exemplars(task))
     return instruction + "\n" + DERIVE[style](react)
-
-
-def load_prompt_file(path: str | Path, key: str) -> str:
-    """A prompt string from the paper's prompt JSON (e.g. key ``webthink_simple6``) or our exemplar JSONL."""
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    try:
-        prompts = json.loads(text)
-    except json.JSONDecodeError:
-        prompts = None
-    if isinstance(prompts, dict):
-        if key not in prompts:
-            raise KeyError(f"{path.name} has no key {key!r}; it has {sorted(prompts)}")
-        return prompts[key]
-    return exemplar_prompt([json.loads(line) for line in text.splitlines() if line.strip()])
-

@@ -1,8 +1,10 @@
 """ReAct and Act on Wikipedia, step by step, and the one-call baselines (Standard, CoT, CoT-SC).
 
-The step-wise loop itself is `react_teach.loop.Loop`; this module supplies what is particular to HotpotQA and
-FEVER: the cue, the stop, how a completion becomes a Thought and an Action, and the Wikipedia environment. The
-hybrids that combine these are defined with the other methods in `react_teach.methods`.
+`react()` is the paper's loop in one screen: read it first. `Agent` is the same loop made steppable (pause, read,
+edit a thought, resume) and shared with Act; a test pins the two to the same trajectory. The step-wise machinery
+is `react_teach.loop.Loop`; this module supplies what is particular to HotpotQA and FEVER: the cue, the stop, how
+a completion becomes a Thought and an Action, and the Wikipedia environment. The hybrids that combine these are
+defined with the other methods in `react_teach.methods`.
 
 The ReAct loop is the official one. At step i the model continues ``prompt + "Thought i:"`` and is stopped at
 ``"\\nObservation i:"``, so it never writes an observation of its own: the harness runs the action and writes the
@@ -33,15 +35,55 @@ from __future__ import annotations
 import re
 import time
 
-from . import ablate
-from . import llm as llm_mod
-from .llm import LLM, Usage, cut_at_stop
-from .loop import Loop
-from .score import majority
-from .trajectory import Step, Trajectory
-from .wiki import LocalWiki, WikiEnv
+from react_teach import ablate
+from react_teach import llm as llm_mod
+from react_teach.llm import LLM, Usage, cut_at_stop
+from react_teach.loop import Loop
+from react_teach.score import majority
+from react_teach.trajectory import Step, Trajectory
+from react_teach import wiki as wiki_mod
+from react_teach.wiki import WikiEnv
 
 MAX_STEPS = {"hotpotqa": 7, "fever": 5}  # the paper's limits
+
+
+def react(question: str, llm: LLM, env, prefix: str = "", max_steps: int = 7) -> Trajectory:
+    """The whole ReAct loop, as the official ``webthink`` runs it: think and act, let the environment observe.
+
+    At step i the model continues the context after ``Thought i:`` and is stopped before ``Observation i:``, so the
+    environment, not the model, writes what was seen. `env.step(action)` returns (observation, done).
+
+        >>> from react_teach.llm import ScriptLLM
+        >>> from react_teach.wiki import LocalWiki
+        >>> wiki = LocalWiki.from_articles([{"title": "Hamlet", "sentences": ["Hamlet is a play by Shakespeare."]}])
+        >>> llm = ScriptLLM([" Search it.\\nAction 1: Search[Hamlet]", " Shakespeare.\\nAction 2: Finish[Shakespeare]"])
+        >>> t = react("Who wrote Hamlet?", llm, WikiEnv(wiki))
+        >>> t.answer, [s.observation for s in t.steps][0], t.n_calls
+        ('Shakespeare', 'Hamlet is a play by Shakespeare..', 2)
+    """
+    t, done = Trajectory(question, method="react"), False
+
+    def call(prompt: str, stop: list[str]) -> str:
+        c = llm.complete(prompt, stop=stop, temperature=0.0, max_tokens=100)[0]
+        t.n_calls, t.usage = t.n_calls + 1, t.usage + c.usage
+        return c.text
+
+    for i in range(1, max_steps + 1):
+        context = prefix + t.render()  # the context only grows: exemplars, question, every step so far
+        text = call(context + f"Thought {i}:", [f"\nObservation {i}:"])
+        parts = text.strip().split(f"\nAction {i}: ")
+        if len(parts) == 2:
+            thought, action = parts[0].strip(), parts[1].strip()
+        else:  # no single Action line: keep the first line as the thought, ask for the action alone
+            t.n_badcalls += 1
+            thought = text.strip().split("\n")[0].strip()
+            action = call(context + f"Thought {i}: {thought}\nAction {i}:", ["\n"]).strip()
+        observation, done = env.step(action[:1].lower() + action[1:])  # Search[x] -> search[x], as the official
+        t.steps.append(Step(thought, action, observation))
+        if done:
+            break
+    t.answer = env.answer if done else ""  # no finish within the budget: no answer, as in the official code
+    return t
 
 
 class Agent(Loop):
@@ -58,7 +100,7 @@ class Agent(Loop):
         if method not in ("react", "act"):
             raise ValueError(f"Agent steps react or act, not {method!r}")
         if env is None:  # with a gold answer, finish reports the reward
-            env = WikiEnv(wiki if wiki is not None else LocalWiki.course(), gold=gold)
+            env = WikiEnv(wiki if wiki is not None else wiki_mod.LocalWiki.course(), gold=gold)
         llm = llm if llm is not None else llm_mod.default()
         super().__init__(llm, prompt_prefix(llm, method, task) if prefix is None else prefix,
                          Trajectory(question, method=method, task=task), env,
@@ -173,10 +215,3 @@ def cot_sc(question: str, llm: LLM, task: str = "hotpotqa", n: int = 21, tempera
     return Trajectory(question, winner.steps, answer, method="cot-sc", task=task, n_calls=1, usage=usage,
                       seconds=sum(s.seconds for s in samples),
                       extra={"finished": count > 0, "n": n, "majority": count, "samples": [s.answer for s in samples]})
-
-
-def solve(method: str, question: str, **kw) -> Trajectory:
-    """Run one method on one question: `react_teach.methods.solve`, kept here where the notebooks import it."""
-    from .methods import solve as run_method  # methods imports this module: a top-level import would be a cycle
-
-    return run_method(method, question, **kw)

@@ -1,4 +1,4 @@
-"""What is in data/, and loaders for the official formats.
+"""The course's files: what ships in data/, the official formats, and how every file is read and written.
 
 Question sets are lists of dicts with at least ``question`` and ``answer`` (HotpotQA-style) or ``claim`` and
 ``label`` (FEVER-style). The loaders turn the official files into the same shape:
@@ -6,14 +6,66 @@ Question sets are lists of dicts with at least ``question`` and ``answer`` (Hotp
     >>> qs = load_questions("hotpotqa")
     >>> {"id", "question", "answer", "level"} <= set(qs[0])
     True
+
+Every writer in the package (run files, cassettes, wiki databases, labels, branches, adapters, provenance) goes
+through `write_atomic`, so a crash or a full disk leaves the old file or the new one, never half of either. Every
+JSONL file is read by `parse_jsonl`, which hands back each line's record, or the reason it is not one, so that a
+caller can refuse the file, keep the bad line aside, or skip it, but never lose track of it.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "runs.jsonl"
+    >>> write_atomic(path, '{"react_teach_results": 1}\\n{"id": 1}\\n\\nnot json\\n')
+    >>> [(k, type(r).__name__) for k, r in parse_jsonl(path.read_text())]   # the header is left out
+    [(2, 'dict'), (4, 'ValueError')]
 """
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
-from .common import RESULTS_HEADER, one_line
+from react_teach.trajectory import one_line
+
+RESULTS_HEADER = "react_teach_results"  # the key of a results file's first line (see runs); readers skip it
+
+
+def cache_dir() -> Path:
+    """Where computed things are kept between sessions: $REACT_TEACH_CACHE, else ~/.cache/react_teach."""
+    return Path(os.environ.get("REACT_TEACH_CACHE") or Path.home() / ".cache" / "react_teach")
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a file so that a crash leaves either the old file or the new one, never half of either."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:  # a failed write (disk full, bad text) leaves no temporary file behind
+        Path(tmp).unlink(missing_ok=True)
+
+
+def parse_jsonl(text: str) -> list[tuple[int, object]]:
+    """(line number, record) for each non-blank line of JSONL text; a line that is not JSON gives a ValueError in
+    its record's place. A results file's header line is left out: it describes the file, it is not a record."""
+    out = []
+    for k, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            rec = ValueError(f"not JSON ({getattr(e, 'msg', e)})")
+        except RecursionError:  # JSON nested thousands deep: a bad line, not a crash of the reader
+            rec = ValueError("not JSON (nested too deep)")
+        if not (isinstance(rec, dict) and RESULTS_HEADER in rec):
+            out.append((k, rec))
+    return out
 
 
 def data_dir() -> Path:
@@ -26,13 +78,11 @@ def read_jsonl(path: str | Path) -> list[dict]:
     JSON is refused, naming the file and the line."""
     path = Path(path)
     rows = []
-    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except ValueError as e:
-                raise ValueError(f"{path}:{k}: not JSON ({e.msg})") from None
-    return rows[1:] if rows and isinstance(rows[0], dict) and RESULTS_HEADER in rows[0] else rows
+    for k, rec in parse_jsonl(path.read_text(encoding="utf-8")):
+        if isinstance(rec, ValueError):
+            raise ValueError(f"{path}:{k}: {rec}") from None
+        rows.append(rec)
+    return rows
 
 
 COURSE_SETS = {"hotpotqa": "hotpotqa_course.jsonl", "fever": "fever_course.jsonl"}

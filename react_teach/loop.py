@@ -27,8 +27,8 @@ from __future__ import annotations
 import copy
 import time
 
-from .llm import LLM
-from .trajectory import Step, Trajectory
+from react_teach.llm import LLM
+from react_teach.trajectory import Step, Trajectory
 
 
 class Loop:

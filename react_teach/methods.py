@@ -24,12 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import ablate
-from . import llm as llm_mod
-from .agent import Agent, cot_sc, one_call, prompt_prefix
-from .llm import LLM, Usage
-from .trajectory import Trajectory
-from .wiki import LocalWiki
+from react_teach import ablate
+from react_teach import llm as llm_mod
+from react_teach.agent import Agent, cot_sc, one_call, prompt_prefix
+from react_teach.llm import LLM, Usage
+from react_teach.trajectory import Trajectory
+from react_teach.wiki import LocalWiki
 
 
 @dataclass

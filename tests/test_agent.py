@@ -5,14 +5,14 @@ import subprocess
 import sys
 
 import pytest
-from react_teach.llm import Recorder
 
 from react_teach import ablate
-from react_teach.agent import Agent, cot_sc, solve
+from react_teach.agent import Agent, cot_sc, react
 from react_teach.data import load_exemplars
-from react_teach.llm import ScriptLLM
-from react_teach.trajectory import Trajectory
-from react_teach.wiki import LocalWiki, one_line
+from react_teach.llm import Recorder, ScriptLLM
+from react_teach.methods import solve
+from react_teach.trajectory import Trajectory, one_line
+from react_teach.wiki import LocalWiki, WikiEnv
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +226,36 @@ def test_a_gold_answer_makes_finish_report_the_reward_like_the_official_env(wiki
 
 def test_the_course_index_is_opened_once_while_the_corpus_is_unchanged():
     assert LocalWiki.course() is LocalWiki.course()
+
+
+SCRIPTS = {  # each a run the two loops must agree on, prompt for prompt
+    "exemplar": None,  # filled from the first exemplar below
+    "bad call": [" I should look for Elia Kazan.\nThen more text", " Search[Elia Kazan]",
+                 " He is a director.\nAction 2: Finish[director]"],
+    "no finish": [f" Thought {i}.\nAction {i}: Search[Nowhere {i}]" for i in range(1, 8)],
+    "invented observation": [" Search it.\nAction 1: Search[Elia Kazan]\nObservation 1: made up",
+                             " Done.\nAction 2: finish[Elia Kazan]"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_the_one_screen_react_gives_the_agents_trajectory_call_for_call(wiki, name):
+    """`react()` is the loop to read; `Agent` the one to step and edit. On the same model they are the same loop."""
+    e = load_exemplars("hotpotqa")[0]
+    script = SCRIPTS[name] or [f" {s['thought']}\nAction {i}: {s['action']}" for i, s in enumerate(e["steps"], 1)]
+    question = e["question"] if name == "exemplar" else "Who directed it?"
+    prefix = ablate.prompt("react")
+    ours, theirs = Recorder(ScriptLLM(script)), Recorder(ScriptLLM(script))
+    t = react(question, ours, WikiEnv(wiki), prefix=prefix)
+    a = Agent(question, llm=theirs, wiki=wiki, prefix=prefix).run()
+    assert ours.requests == theirs.requests  # the same prompts, stops and budgets, in the same order
+    assert (t.steps, t.answer, t.n_calls, t.n_badcalls, t.render()) == \
+        (a.steps, a.answer, a.n_calls, a.n_badcalls, a.render())
+    if name == "no finish":
+        assert t.answer == "" and len(t.steps) == 7
+
+
+def test_react_fits_on_one_screen():
+    import inspect
+
+    assert len(inspect.getsource(react).splitlines()) <= 40

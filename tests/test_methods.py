@@ -26,7 +26,7 @@ def test_a_registered_method_reaches_the_cli_the_plots_and_runs_zero_shot(tmp_pa
         assert prefix == ""  # the question alone: a fine-tuned model learned the format, as in the paper's 3.3
         t = solve("react-ft", "Capital of France?", llm=llm, wiki=object())
         assert (t.method, t.answer) == ("react-ft", "Paris")
-        from react_teach.plots import table1
+        from react_teach.ui.plots import table1
         ticks = [x.get_text() for x in table1({"react-ft": 0.5, "cot": 0.1}).axes[0].get_xticklabels()]
         assert ticks == ["cot", "react-ft"]
     finally:

@@ -1,8 +1,12 @@
 """The spine: environment.yml matches pyproject.toml, the README's two commands, the command line contract."""
+import json
 import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
+
+import pytest
 
 from conftest import ROOT
 
@@ -92,11 +96,42 @@ def test_every_worked_example_in_the_docstrings_runs():
     import react_teach
 
     failed = {}
-    for info in pkgutil.iter_modules(react_teach.__path__):
-        if info.name == "__main__":
+    for info in pkgutil.walk_packages(react_teach.__path__, "react_teach."):
+        if info.name.endswith("__main__"):
             continue
-        module = importlib.import_module(f"react_teach.{info.name}")
+        module = importlib.import_module(info.name)
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         if result.failed:
             failed[info.name] = result.failed
     assert not failed, failed
+
+
+def test_the_layers_hold_and_there_is_no_cycle():
+    """The import-linter contract in pyproject.toml: layers bottom up, siblings that never import each other; and
+    no module reaches itself through its imports (grimp, the graph import-linter builds)."""
+    import grimp
+
+    exe = Path(sys.executable).with_name("lint-imports")
+    r = subprocess.run([str(exe)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0 and "0 broken" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    graph = grimp.build_graph("react_teach")
+    imports = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    for start in imports:  # a walk from each module: coming back to it is a cycle
+        seen, todo = set(), list(imports[start])
+        while todo:
+            m = todo.pop()
+            assert m != start, f"an import cycle through {start}"
+            if m not in seen:
+                seen.add(m)
+                todo.extend(imports.get(m, ()))
+
+
+@pytest.mark.parametrize("module,most", [("react_teach.trajectory", 1), ("react_teach.agent", 8)])
+def test_the_core_loads_little(module, most):
+    """A Trajectory needs nothing else of ours; the agent loads at most 8 of our modules (llama.cpp and the HTTP
+    client only when a backend is named)."""
+    code = (f"import sys, {module}; print(sorted(m for m in sys.modules "
+            "if m.startswith('react_teach.') or m == 'llama_cpp'))")
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                       check=True).stdout.replace("'", '"'))
+    assert len(loaded) <= most and "llama_cpp" not in loaded, loaded

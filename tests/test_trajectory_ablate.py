@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from react_teach import methods
-from react_teach.ablate import load_prompt_file, prompt, to_act, to_cot, to_standard
-from react_teach.data import data_dir, load_exemplars
+from react_teach.ablate import exemplar_prompt, prompt, to_act, to_cot, to_standard
+from react_teach.data import data_dir, load_exemplars, read_prompts
 from react_teach.trajectory import Step, Trajectory, parse
 
 
@@ -93,12 +93,12 @@ def test_our_prompts_are_built_from_one_set_of_exemplars():
     assert prompt("react", "fever").count("Claim: ") == 3
 
 
-def test_load_prompt_file_reads_both_formats(real, tmp_path):
-    ours = load_prompt_file(data_dir() / "exemplars" / "hotpotqa.jsonl", "react")
+def test_read_prompts_reads_both_formats(real, tmp_path):
+    ours = exemplar_prompt(read_prompts(data_dir() / "exemplars" / "hotpotqa.jsonl", "react"))
     assert ours.count("Question: ") == len(load_exemplars("hotpotqa"))
-    assert load_prompt_file(real / "prompts" / "prompts_naive.json", "webthink_simple6").startswith("\nQuestion:")
-    with pytest.raises(KeyError, match="no key 'nope'"):
-        load_prompt_file(real / "prompts" / "prompts_naive.json", "nope")
+    assert read_prompts(real / "prompts" / "prompts_naive.json", "webthink_simple6").startswith("\nQuestion:")
+    with pytest.raises(ValueError, match="no key 'nope'"):
+        read_prompts(real / "prompts" / "prompts_naive.json", "nope")
 
 
 def test_cli_ablate_prints_the_derived_prompt(real):

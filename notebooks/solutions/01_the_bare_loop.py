@@ -1,7 +1,7 @@
 """Reference solutions for the notebook "the bare loop"; `wrong` lists answers the checkers must refuse."""
 import re
 
-from react_teach.checks.the_bare_loop import CAPITAL, tool as notebook_tool  # the notebook's tiny world
+from react_teach.checks.the_bare_loop import CAPITAL, tool as notebook_tool
 
 
 def policy(context):

@@ -2,7 +2,7 @@
 from math import sqrt
 
 from react_teach.data import data_dir, read_jsonl
-from react_teach.honest import scored
+from react_teach.runs.stats import scored
 from react_teach.score import exact_match
 
 

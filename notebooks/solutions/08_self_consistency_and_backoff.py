@@ -1,6 +1,6 @@
 """Reference solutions for the notebook "self-consistency and back-off"; `wrong` lists answers to refuse."""
 from react_teach.data import data_dir, read_jsonl
-from react_teach.honest import scored
+from react_teach.runs.stats import scored
 
 
 def needs_react(votes, k):

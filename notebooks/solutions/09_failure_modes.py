@@ -3,7 +3,7 @@ from collections import Counter
 
 from react_teach.data import data_dir
 from react_teach.failures import label_file
-from react_teach.honest import scored
+from react_teach.runs.stats import scored
 
 
 def kappa(a, b):

@@ -1,6 +1,6 @@
 """Reference solutions for the notebook "after ReAct"; `wrong` lists answers the checkers must refuse."""
 from react_teach.data import data_dir, read_jsonl
-from react_teach.honest import scored
+from react_teach.runs.stats import scored
 
 rows = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
 

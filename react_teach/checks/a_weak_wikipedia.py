@@ -1,7 +1,9 @@
 """Checkers for the notebook "a weak Wikipedia": a hard question answered by hand, a lookup keyword, and which
 searches the tool forgives. Every expected value is computed here with the course's own tool."""
-from ..exercises import Wrong, exercise, expect
-from ..score import exact_match
+from react_teach.exercises import Wrong, exercise, expect
+from react_teach.score import exact_match
+from react_teach.data import load_questions
+from react_teach.wiki import LocalWiki, WikiEnv
 
 NB = "a_weak_wikipedia"
 HARD = "hq003"  # Leonid Levin's university, then the year it was founded: two hops
@@ -10,12 +12,10 @@ SEARCHES = ["milhouse van houten", "Milhouse Van Hoten", "High Plains", "Front R
 
 
 def _env():
-    from ..wiki import LocalWiki, WikiEnv
     return WikiEnv(LocalWiki.course())
 
 
 def _question():
-    from ..data import load_questions
     return next(q for q in load_questions("hotpotqa") if q["id"] == HARD)
 
 

@@ -2,14 +2,15 @@
 and estimate how far guessing gets."""
 from functools import lru_cache
 
-from ..exercises import NotYet, exercise, expect
+from react_teach.exercises import NotYet, exercise, expect
+from react_teach import world
+from react_teach.wiki import WikiEnv
 
 NB = "a_world_no_one_has_read"
 
 
 @lru_cache(maxsize=1)
 def _world():
-    from .. import world
     w = world.generate(world.HELDOUT_SEED, world.SIZE)
     return w, world.wiki(w)
 
@@ -26,7 +27,6 @@ def miss_question() -> dict:
 
 def floor(seed: int) -> float:
     """What answering 'yes', or the first of two options, scores on the world of `seed`."""
-    from .. import world
     w = world.generate(seed, world.SIZE)
     return sum(guess(q) == q["answer"] for q in w.questions) / len(w.questions)
 
@@ -40,7 +40,6 @@ def guess(q: dict) -> str:
 
 @exercise(NB, 1, "answer a bridge question by hand")
 def by_hand(actions):
-    from ..wiki import WikiEnv
     expect(isinstance(actions, list) and all(isinstance(a, str) for a in actions), "a list of action strings")
     if not actions:
         raise NotYet("put your actions in the list, e.g. 'search[Name]'")
@@ -53,7 +52,6 @@ def by_hand(actions):
 
 @exercise(NB, 2, "recover from a missed search")
 def recover(thought):
-    from .. import world
     expect(isinstance(thought, str), "write the thought as a string")
     if not thought.strip():
         raise NotYet("write your thought in my_thought")

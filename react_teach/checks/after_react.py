@@ -1,5 +1,7 @@
 """Checkers for the notebook "after ReAct": what Reflexion's evaluator retries, and what its retries cost."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import data_dir, read_jsonl
+from react_teach.runs.stats import scored
 
 NB = "after_react"
 
@@ -7,9 +9,6 @@ NB = "after_react"
 @exercise(NB, 1, "what the evaluator sends back")
 def retried(count):
     """How many scored trajectories of the committed ReAct run Reflexion's HotpotQA evaluator would retry."""
-    from ..data import data_dir, read_jsonl
-    from ..honest import scored
-
     rows = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
     right = sum(not r["em"] for r in rows)
     expect(isinstance(count, int), "give a whole number of trajectories")

@@ -2,14 +2,14 @@
 The reference is computed here from the exemplars in data/, rendered exactly as the notebook renders them."""
 import re
 
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import load_exemplars
+from react_teach.trajectory import Trajectory
 
 NB = "deleted_lines"
 
 
 def _react_text(task: str = "hotpotqa") -> str:
-    from ..data import load_exemplars
-    from ..trajectory import Trajectory
     return "".join(Trajectory.from_json(e).render() for e in load_exemplars(task))
 
 
@@ -32,7 +32,6 @@ def reasoning_only(fn):
 
 @exercise(NB, 2, "Standard: keep the question and the answer")
 def standard(fn):
-    from ..data import load_exemplars
     for task in ("hotpotqa", "fever"):
         want = []
         for e in load_exemplars(task):
@@ -44,7 +43,6 @@ def standard(fn):
 
 @exercise(NB, 3, "the label each FEVER exemplar finishes with")
 def fever_labels(labels):
-    from ..data import load_exemplars
     want = [e["answer"] for e in load_exemplars("fever")]
     expect(isinstance(labels, (list, tuple)) and all(isinstance(x, str) for x in labels),
            "write a list of labels, as strings")

@@ -1,5 +1,9 @@
 """Checkers for the notebook "editing thoughts": what the model reads after an edit, and a model that follows it."""
-from ..exercises import exercise, expect
+from react_teach.exercises import exercise, expect
+from react_teach.agent import Agent
+from react_teach.llm import LLMError, ScriptLLM
+from react_teach.score import exact_match
+from react_teach.wiki import LocalWiki
 
 NB = "editing_thoughts"
 
@@ -12,10 +16,6 @@ THOUGHT = "The Apple Remote was designed for Front Row. I need to search Front R
 
 def _edited(completions):
     """Step 1 by script, then edit(2, THOUGHT) and run on: the completions after the edit are the learner's."""
-    from ..agent import Agent
-    from ..llm import ScriptLLM
-    from ..wiki import LocalWiki
-
     class Recording(ScriptLLM):
         prompts: list = []
 
@@ -33,8 +33,6 @@ def _edited(completions):
 @exercise(NB, 1, "the end of the prompt after an edit")
 def cue(text):
     """The last two lines of the prompt the model continues right after `edit(2, THOUGHT)`."""
-    from ..llm import LLMError
-
     agent, model = _edited([])
     try:
         agent.edit(2, THOUGHT)
@@ -51,9 +49,6 @@ def cue(text):
 @exercise(NB, 2, "a model that follows the edit")
 def follower(completions):
     """Completions (a list of strings) for a scripted model that, after the edit, reaches the gold answer."""
-    from ..llm import LLMError
-    from ..score import exact_match
-
     expect(isinstance(completions, list) and all(isinstance(c, str) for c in completions),
            "give a list of completions (strings), as for ScriptLLM")
     agent, _ = _edited(completions)

@@ -1,13 +1,13 @@
 """Checkers for the notebook "fact checking": ReAct on the REFUTES claims, and a constant-label baseline."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import data_dir, read_jsonl
+from react_teach.runs.stats import baselines, scored
+from react_teach.score import FEVER_LABELS
 
 NB = "fact_checking"
 
 
 def _react():
-    from ..data import data_dir, read_jsonl
-    from ..honest import scored
-
     return scored(read_jsonl(data_dir() / "runs" / "fever_react.jsonl"))
 
 
@@ -27,10 +27,6 @@ def refutes_right(count):
 @exercise(NB, 2, "what a constant label scores")
 def constant(fn):
     """`fn(rows, label)`: the accuracy of answering `label` to every claim in `rows`."""
-    from ..data import data_dir, read_jsonl
-    from ..honest import baselines
-    from ..score import FEVER_LABELS
-
     for name in ("fever_react", "fever_cot"):
         rows = read_jsonl(data_dir() / "runs" / f"{name}.jsonl")
         want = baselines([r["gold"] for r in rows], "fever")

@@ -1,5 +1,8 @@
 """Checkers for the notebook "failure modes": Cohen's kappa by hand, and a count read from the labeller."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import data_dir
+from react_teach.failures import cohen_kappa, label_file
+from react_teach.runs.stats import scored
 
 NB = "failure_modes"
 
@@ -7,8 +10,6 @@ NB = "failure_modes"
 @exercise(NB, 1, "Cohen's kappa")
 def kappa(fn):
     """`fn(a, b)`: agreement of two label lists beyond chance, (p_o - p_e) / (1 - p_e)."""
-    from ..failures import cohen_kappa
-
     cases = [(["tp", "tp", "fp", "fp"], ["tp", "fp", "fp", "fp"]),
              (["a", "b", "a", "c", "b"], ["a", "b", "b", "c", "a"]),
              (["x", "x", "y", "y"], ["y", "y", "x", "x"])]
@@ -25,10 +26,6 @@ def kappa(fn):
 @exercise(NB, 2, "failed searches in the ReAct run")
 def search_errors(count):
     """How many scored ReAct trajectories the labeller files under "search result error"."""
-    from ..data import data_dir
-    from ..failures import label_file
-    from ..honest import scored
-
     path = data_dir() / "runs" / "hotpotqa_react.jsonl"
     every = list(label_file(path))
     right = sum(r["category"] == "search result error" for r in scored(every))

@@ -1,6 +1,6 @@
 """Checkers for the notebook "fine-tuning": which tokens a fine-tuned model learns, and what it is prompted with."""
-from ..exercises import call, exercise, expect
-from ..finetune import segments
+from react_teach.exercises import call, exercise, expect
+from react_teach.finetune import segments
 
 NB = "fine_tuning"
 SAMPLE = ("Question: Where was the author of Marrow born?\nThought 1: I need to search Marrow.\n"

@@ -2,15 +2,16 @@
 and the runs that copy an exemplar. Expected values are computed here from data/runs, never typed in."""
 import re
 
-from ..exercises import call, exercise, expect
-from ..llm import cut_at_stop
+from react_teach.exercises import call, exercise, expect
+from react_teach.llm import cut_at_stop
+from react_teach.data import data_dir, load_exemplars, read_jsonl
+from react_teach.score import fever_correct
 
 NB = "format_failures"
 MARKER = "\nClaim:"
 
 
 def _fever_runs() -> list[dict]:
-    from ..data import data_dir, read_jsonl
     return read_jsonl(data_dir() / "runs" / "fever_react.jsonl")
 
 
@@ -37,7 +38,6 @@ def fever_stops(fn):
 
 
 def fever_counts() -> tuple[int, int, int]:
-    from ..score import fever_correct
     runs, after = _fever_runs(), 0
     for row in runs:
         k = _ran_past(row)
@@ -60,8 +60,6 @@ def measured(counts):
 
 
 def fever_copied() -> list[str]:
-    from ..data import load_exemplars
-
     def sentences(text):
         return [s.strip() for s in re.split(r"(?<=\.) ", text or "") if len(s.split()) >= 5]
     shown = {s for e in load_exemplars("fever") for st in e["steps"] for s in sentences(st.get("thought"))}

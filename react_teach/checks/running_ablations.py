@@ -1,5 +1,8 @@
 """Checkers for the notebook "running ablations": a Wilson interval written by hand, and a constant baseline."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import data_dir, read_jsonl
+from react_teach.runs.stats import scored, wilson
+from react_teach.score import exact_match
 
 NB = "running_ablations"
 
@@ -7,8 +10,6 @@ NB = "running_ablations"
 @exercise(NB, 1, "the Wilson interval")
 def wilson_by_hand(fn):
     """The learner's `interval(k, n)` must return Wilson's 95% interval (z = 1.96) as (low, high)."""
-    from ..honest import wilson
-
     for k, n in ((33, 100), (0, 10), (1, 40), (37, 37)):
         got = call(fn, k, n)
         expect(isinstance(got, (tuple, list)) and len(got) == 2, "return two numbers: (low, high)")
@@ -22,10 +23,6 @@ def wilson_by_hand(fn):
 @exercise(NB, 2, "the always-no baseline")
 def always_no(value):
     """EM of answering "no" to every scored question of the committed run."""
-    from ..data import data_dir, read_jsonl
-    from ..honest import scored
-    from ..score import exact_match
-
     rows = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
     right = sum(exact_match("no", r["gold"]) for r in rows) / len(rows)
     expect(isinstance(value, (int, float)), "give a fraction between 0 and 1, e.g. 0.25")

@@ -1,5 +1,6 @@
 """Checkers for the notebook "safe tools": an arithmetic-only test written with `ast`, and which inputs are refused."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.tools.calculator import calculate
 
 NB = "safe_tools"
 
@@ -24,8 +25,6 @@ def is_arithmetic(fn):
 @exercise(NB, 2, "which inputs calculate refuses")
 def refused(indices):
     """The positions (0-based) in EXPRESSIONS of the inputs `calculate` refuses."""
-    from ..after import calculate
-
     def refuses(text):
         try:
             calculate(text)

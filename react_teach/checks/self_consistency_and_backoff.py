@@ -1,5 +1,7 @@
 """Checkers for the notebook "self-consistency and back-off": the CoT-SC -> ReAct rule, and a back-off count."""
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import data_dir, read_jsonl
+from react_teach.runs.stats import scored
 
 NB = "self_consistency_and_backoff"
 
@@ -18,9 +20,6 @@ def needs_react(fn):
 @exercise(NB, 2, "how often ReAct → CoT-SC backs off")
 def react_backoffs(count):
     """How many scored questions of the CoT-SC run make ReAct → CoT-SC use CoT-SC."""
-    from ..data import data_dir, read_jsonl
-    from ..honest import scored
-
     ids = {r["id"] for r in scored(read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl"))}
     react = [r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl") if r["id"] in ids]
     expect(isinstance(count, int), "give a whole number of questions")

@@ -1,5 +1,6 @@
 """Checkers for the notebook "sparse thoughts": an episode written with sparse thoughts, and the Act exemplars."""
-from ..exercises import exercise, expect
+from react_teach.exercises import exercise, expect
+from react_teach.household import exemplars, generate, play
 
 NB = "sparse_thoughts"
 
@@ -7,8 +8,6 @@ NB = "sparse_thoughts"
 @exercise(NB, 1, "a cool episode with sparse thoughts")
 def cool_episode(lines):
     """A list of lines (actions and `think:` lines) that solves `generate("cool", 7)` with at least two thoughts."""
-    from ..household import generate, play
-
     expect(isinstance(lines, list) and all(isinstance(x, str) for x in lines), "give a list of lines (strings)")
     thoughts = [x for x in lines if x.strip().startswith("think:")]
     expect(len(thoughts) >= 2, "think at least twice, where a person would stop to think (the plan, the object "
@@ -22,8 +21,6 @@ def cool_episode(lines):
 @exercise(NB, 2, "the Act exemplars")
 def act_steps(count):
     """How many steps the two Act exemplar episodes have together."""
-    from ..household import exemplars
-
     right = sum(len(e.steps) for e in exemplars("act"))
     expect(isinstance(count, int), "give a whole number of steps")
     expect(count != sum(len(e.steps) for e in exemplars("react")), "that counts the ReAct exemplars' steps, thoughts "

@@ -1,6 +1,6 @@
 """Checkers for the notebook "start here": a stop list, and which usage number the KV cache changes."""
-from ..exercises import exercise, expect
-from ..llm import cut_at_stop
+from react_teach.exercises import exercise, expect
+from react_teach.llm import cut_at_stop
 
 NB = "start_here"
 

@@ -1,6 +1,6 @@
 """Checkers for the notebook "the bare loop": a policy that reads its observations, a third tool, and you as the
 environment. The checker keeps its own copy of the notebook's tiny world, so that it can run your code."""
-from ..exercises import Wrong, call, exercise, expect
+from react_teach.exercises import Wrong, call, exercise, expect
 
 NB = "the_bare_loop"
 COUNTRY_OF = {"Tokyo": "Japan", "Paris": "France", "Rome": "Italy", "Ottawa": "Canada"}

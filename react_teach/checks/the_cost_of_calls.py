@@ -1,12 +1,11 @@
 """Checkers for the notebook "the cost of calls": the prompt tokens of 100 questions, and the share computed."""
-from ..exercises import exercise, expect
+from react_teach.exercises import exercise, expect
+from react_teach.data import data_dir, read_jsonl
 
 NB = "the_cost_of_calls"
 
 
 def _react():
-    from ..data import data_dir, read_jsonl
-
     return read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
 
 

@@ -1,7 +1,11 @@
 """Checkers for the notebook "the stop token": the stop list of step i, what the harness does with two action
 lines, and a count from the committed run."""
-from ..exercises import call, exercise, expect
-from ..llm import cut_at_stop
+from react_teach.exercises import call, exercise, expect
+from react_teach.llm import cut_at_stop
+from react_teach.agent import Agent
+from react_teach.data import data_dir, read_jsonl
+from react_teach.llm import ScriptLLM
+from react_teach.wiki import LocalWiki
 
 NB = "the_stop_token"
 
@@ -29,9 +33,6 @@ def stop_for(fn):
 
 
 def _two_actions() -> tuple[int, int]:
-    from ..agent import Agent
-    from ..llm import ScriptLLM
-    from ..wiki import LocalWiki
     two = ScriptLLM([" a\nAction 1: Search[X]\nAction 1: Search[Y]", " Search[X]"])
     t = Agent("Q?", llm=two, wiki=LocalWiki.course(), prefix="", max_steps=1).run()
     return t.n_calls, t.n_badcalls
@@ -46,7 +47,6 @@ def two_actions(counts):
 
 
 def _seven() -> tuple[int, int]:
-    from ..data import data_dir, read_jsonl
     rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
     used = [r for r in rows if len(r["steps"]) >= 7]
     return len(used), sum(bool(r.get("em")) for r in used)

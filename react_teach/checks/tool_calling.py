@@ -1,7 +1,11 @@
 """Checkers for the notebook "tool calling": a structured call turned into an action, and a chat you script."""
 import json
 
-from ..exercises import call, exercise, expect
+from react_teach.exercises import call, exercise, expect
+from react_teach.data import load_questions
+from react_teach.score import exact_match
+from react_teach.tools.calling import tool_calling
+from react_teach.wiki import LocalWiki
 
 NB = "tool_calling"
 
@@ -27,11 +31,6 @@ def to_action(fn):
 @exercise(NB, 2, "you as a tool-calling model")
 def scripted_chat(fn):
     """`fn(messages, tools)` returns (assistant message, Usage) and answers hq001 within the budget of 7 calls."""
-    from ..after import tool_calling
-    from ..data import load_questions
-    from ..score import exact_match
-    from ..wiki import LocalWiki
-
     q = next(q for q in load_questions("hotpotqa") if q["id"] == "hq001")
     expect(callable(fn), "give a function (messages, tools) -> (message, usage)")
     try:

@@ -1,0 +1,81 @@
+"""The command line of the generated world and of the models fine-tuned on it: ``world build`` and ``finetune``.
+
+    python -m react_teach world build --seed 1 --size 300 --out world1
+    python -m react_teach finetune --method react            # data/models/ft-react.gguf and its provenance
+
+Kept apart from `cli` so that the course's own verbs stay on one page; `cli.parser` calls `add`.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add(sub)
+    >>> sorted(sub.choices)
+    ['finetune', 'world']
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from react_teach import world
+from react_teach.llm.adapters import models_dir
+
+
+def cmd_world(a) -> int:
+    seed, size = world.parse_seed(a.seed), world.parse_seed(a.size)
+    world.check_seed(seed, size)
+    started = time.perf_counter()
+    counts = world.build(seed, size, a.out)
+    print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def cmd_finetune(a) -> int:
+    try:  # torch is the optional training extra: only this verb needs it, and `--help` must not load it
+        from react_teach import finetune
+        from react_teach.finetune.torch_llama import torch
+    except ImportError as e:  # the training extra is missing: say how to install it, in one line
+        raise ValueError(str(e)) from None
+
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    texts = finetune.world_texts(a.method, a.n, version=a.data)
+    out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
+    command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
+    prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
+                          batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
+                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
+                                        + ("" if a.data == 1 else f", data version {a.data}"), "data_version": a.data,
+                                "command": command})
+    print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
+          f"{prov['minutes']} min")
+    return 0
+
+
+def add(sub) -> None:
+    """Register ``world`` and ``finetune`` on the subcommands of the course's parser."""
+    q = sub.add_parser("world", help="build a generated world no model has read")
+    wsub = q.add_subparsers(dest="world_cmd", required=True)
+    b = wsub.add_parser("build")
+    b.add_argument("--seed", required=True, help="a whole number >= 0")
+    b.add_argument("--size", default="200", help="questions in the world (default 200)")
+    b.add_argument("--out", required=True, help="a folder that does not exist yet")
+    q.set_defaults(fn=cmd_world)
+
+    q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
+    q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
+    q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
+    q.add_argument("--data", type=int, default=1, choices=(1, 2),
+                   help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
+    q.add_argument("--loss", default="model", choices=("model", "all"),
+                   help="learn the model's tokens only (default) or the observations too (the paper's choice)")
+    q.add_argument("--rank", type=int, default=8)
+    q.add_argument("--alpha", type=float, default=16.0)
+    q.add_argument("--lr", type=float, default=2e-3)
+    q.add_argument("--epochs", type=int, default=1)
+    q.add_argument("--batch-tokens", type=int, default=4096)
+    q.add_argument("--max-steps", type=int, help="stop after this many steps (smoke tests)")
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
+    q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
+    q.set_defaults(fn=cmd_finetune, argv=None)

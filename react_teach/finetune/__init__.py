@@ -1,0 +1,246 @@
+"""Fine-tune the bundled model on trajectories: the paper's section 3.3 (Figure 3) in miniature.
+
+The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export); here are
+the training text, the loss masks, `train` and the training set drawn from generated worlds.
+
+Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
+them on correct trajectories and prompt them *zero-shot*: ``Question: ...`` and nothing else. This file turns
+trajectories into training text in the exact format the agent will later prompt with, trains a LoRA adapter on
+the bundled GGUF base (torch, CPU), and writes the adapter as a GGUF file that llama.cpp loads on the quantized
+base (``local:BASE.gguf+ADAPTER.gguf``, or ``local:ft-react`` for the shipped ones).
+
+Which tokens carry the loss is the one real design choice. The model writes the thoughts and actions; the
+environment writes the observations. By default only the model's part is learned (``loss="model"``); the paper
+decoded whole trajectories, observations included (``loss="all"``), which we measure as an ablation.
+
+    >>> segs = segments("Question: Who wrote Hamlet?\\nThought 1: Search it.\\nAction 1: Search[Hamlet]\\n"
+    ...                 "Observation 1: A play by Shakespeare.\\n", "react")
+    >>> [(text, learn) for text, learn in segs]
+    [('Question: Who wrote Hamlet?\\nThought 1:', False), (' Search it.\\nAction 1: Search[Hamlet]\\nObservation 1:', True), (' A play by Shakespeare.\\n', False)]
+    >>> segments("Question: Who wrote Hamlet?\\nAnswer: Shakespeare\\n", "standard")[1]
+    (' Shakespeare\\n', True)
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from react_teach import ablate, world
+from react_teach.llm import bundled_path
+from react_teach.llm.adapters import file_hash
+from react_teach.data import write_atomic
+from react_teach.trajectory import Trajectory
+from react_teach.world.wordings import is_in
+
+# Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
+# the same cues and stop sequences the agent uses at inference, so training text and prompts agree byte for byte.
+FORMATS = {
+    "react": (r"Thought \d+:", r"\nObservation \d+:"),
+    "act": (r"Action \d+:", r"\nObservation \d+:"),
+    "cot": (r"Thought:", r"\nQuestion:"),
+    "standard": (r"Answer:", r"\n"),
+}
+METHODS = tuple(FORMATS)
+
+
+def training_text(t: Trajectory | dict, method: str) -> str:
+    """One oracle ReAct trajectory in a method's zero-shot format: the deleted lines of notebook 06, no exemplars.
+
+    The finish step's observation line stays in the ReAct and Act text: its ``\\nObservation k:`` is the stop
+    sequence, and the model must learn to reach it rather than run on. CoT and Standard end where their stop is.
+    """
+    t = Trajectory.from_json(t) if isinstance(t, dict) else t
+    react = t.render()
+    if method == "react":
+        return react
+    if method == "act":
+        return ablate.to_act(react)
+    if method == "cot":
+        return ablate.to_cot(react).rstrip("\n") + "\nQuestion:"
+    if method == "standard":
+        return ablate.to_standard(react)
+    raise ValueError(f"no fine-tuning format for {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def segments(text: str, method: str, loss: str = "model") -> list[tuple[str, bool]]:
+    """Split training text into (text, learn?) pieces: the model's turns are learned, the harness's are not.
+
+    With ``loss="all"`` everything after the first cue is learned, observations included (the paper's choice).
+    """
+    cue, stop = (re.compile(p) for p in FORMATS[method])
+    out, pos = [], 0
+    while (m := cue.search(text, pos)) is not None:
+        end = stop.search(text, m.end())
+        end_at = end.end() if end else len(text)
+        out.append((text[pos:m.end()], False))
+        out.append((text[m.end():end_at], True))
+        pos = end_at
+    if pos < len(text):
+        out.append((text[pos:], False))
+    if loss == "all":
+        out = [(s, i > 0) for i, (s, _) in enumerate(out)]
+    elif loss != "model":
+        raise ValueError(f"loss must be 'model' or 'all', not {loss!r}")
+    return [(s, learn) for s, learn in out if s]
+
+
+def encode(tok, segs: list[tuple[str, bool]]) -> tuple[list[int], list[int]]:
+    """Token ids and a 0/1 loss mask. Each piece is tokenized alone, as inference does: the prompt is tokenized up
+    to the cue, and the model's tokens start fresh after it."""
+    ids, mask = [], []
+    for text, learn in segs:
+        piece = tok.tokenize(text.encode(), add_bos=False, special=False)
+        ids += piece
+        mask += [int(learn)] * len(piece)
+    return ids, mask
+
+
+def data_hash(texts: list[str]) -> str:
+    return hashlib.sha256("\x00".join(texts).encode()).hexdigest()
+
+
+def batches(lengths: list[int], batch_tokens: int) -> list[list[int]]:
+    """Group examples of similar length (little padding), each batch at most `batch_tokens` padded tokens.
+
+    >>> batches([5, 9, 6, 2], 12)
+    [[3, 0], [2], [1]]
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    out, cur = [], []
+    for i in order:
+        if cur and (len(cur) + 1) * lengths[i] > batch_tokens:
+            out.append(cur)
+            cur = []
+        cur.append(i)
+    return out + [cur] if cur else out
+
+
+def order(plan: list[list[int]], epochs: int, seed: int, max_steps: int | None = None) -> list[list[int]]:
+    """Every step's batch, fixed up front from the seed: a resumed run takes the very same batches.
+
+    >>> order([[0], [1], [2]], epochs=2, seed=0)
+    [[1], [2], [0], [1], [2], [0]]
+    """
+    rng, steps = random.Random(seed), []
+    for _ in range(epochs):
+        steps += rng.sample(plan, len(plan))
+    return steps[:max_steps] if max_steps else steps
+
+
+def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | None = None, rank: int = 8,
+          alpha: float = 16.0, lr: float = 2e-3, epochs: int = 1, batch_tokens: int = 2048, loss: str = "model",
+          seed: int = 0, workdir: str | Path | None = None, save_every: int = 20, threads: int | None = None,
+          meta: dict | None = None, progress: bool = True, max_steps: int | None = None) -> dict:
+    """Train one adapter on `texts` (see `training_text`) and write it to `out` (GGUF) with `out`.json provenance.
+
+    Resumable: every `save_every` steps the adapter, the optimizer and the step are saved in `workdir`; a rerun of
+    the same command with the same data continues from there. Returns the provenance dict.
+    """
+    # torch is the optional training extra: the course imports this module without it (`world_texts`, checks)
+    import torch
+
+    from .torch_llama import TorchLlama, export_gguf, tokenizer
+
+    base = Path(base) if base else bundled_path()
+    out = Path(out)
+    workdir = Path(workdir) if workdir else out.with_suffix(".ckpt")
+    torch.manual_seed(seed)
+    if threads:
+        torch.set_num_threads(threads)
+    tok = tokenizer(base)
+    data = [encode(tok, segments(t, method, loss)) for t in texts]
+    schedule = order(batches([len(ids) for ids, _ in data], batch_tokens), epochs, seed, max_steps)
+    settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
+                    loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
+                    base_sha256=file_hash(base))
+    model = TorchLlama.from_gguf(base, rank=rank, alpha=alpha, seed=seed)
+    opt = torch.optim.AdamW(model.lora.parameters(), lr=lr, weight_decay=0.0)
+    warm = max(1, len(schedule) // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) *
+                                              max(0.1, 1 - s / max(1, len(schedule))))
+    state = {"step": 0, "losses": [], "seconds": 0.0}
+    ckpt = workdir / "checkpoint.pt"
+    if ckpt.exists():
+        saved = torch.load(ckpt, weights_only=False)
+        if saved["settings"] != settings:
+            raise ValueError(f"{ckpt} belongs to another run (other data or settings); delete {workdir} to restart")
+        model.lora.load_state_dict(saved["lora"])
+        opt.load_state_dict(saved["opt"])
+        sched.load_state_dict(saved["sched"])
+        state = saved["state"]
+
+    def save():
+        workdir.mkdir(parents=True, exist_ok=True)
+        tmp = ckpt.with_suffix(".tmp")
+        torch.save({"settings": settings, "lora": model.lora.state_dict(), "opt": opt.state_dict(),
+                    "sched": sched.state_dict(), "state": state}, tmp)
+        tmp.replace(ckpt)  # atomic: a kill mid-save leaves the previous checkpoint intact
+
+    bf16 = torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    bar = tqdm(total=len(schedule), initial=state["step"], disable=not progress, desc=f"fine-tune {method}")
+    while state["step"] < len(schedule):
+        started = time.perf_counter()
+        batch = [data[i] for i in schedule[state["step"]]]
+        width = max(len(ids) for ids, _ in batch)
+        ids = torch.tensor([ids + [0] * (width - len(ids)) for ids, _ in batch])
+        mask = torch.tensor([m + [0] * (width - len(m)) for _, m in batch])
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):  # about twice as fast where the CPU has it
+            value = model.loss(ids, mask)
+        opt.zero_grad()
+        value.backward()
+        torch.nn.utils.clip_grad_norm_(model.lora.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        state["step"] += 1
+        state["losses"].append(round(value.item(), 4))
+        state["seconds"] += time.perf_counter() - started
+        bar.update(1)
+        bar.set_postfix(loss=f"{value.item():.3f}")
+        if state["step"] % save_every == 0 or state["step"] == len(schedule):
+            save()
+    bar.close()
+    export_gguf(model, out)
+    tail = state["losses"][-10:]
+    prov = {**settings, **(meta or {}), "examples": len(texts), "tokens": sum(len(i) for i, _ in data),
+            "learned_tokens": sum(sum(m) for _, m in data), "first_loss": state["losses"][0] if tail else None,
+            "final_loss": round(sum(tail) / max(1, len(tail)), 4), "minutes": round(state["seconds"] / 60, 1),
+            "threads": torch.get_num_threads(), "bf16": bf16, "torch": torch.__version__, "adapter": out.name,
+            "adapter_sha256": file_hash(out), "losses": state["losses"]}
+    write_atomic(out.with_suffix(".json"), json.dumps(prov, indent=1) + "\n")
+    return prov
+
+
+def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained") -> list[str]:
+    """Training text for `method` from the oracle trajectories of the training worlds (never a dev or test one).
+
+    Questions are taken round-robin across the seeds, so that a small `n` still sees every world. `version` 1 is
+    the data of the shipped adapters (their provenance hashes it); `version` 2 is the varied data the next training
+    uses (`world.generate(..., version=2)`). Only the trained wordings may be learned: any other is refused.
+    """
+    return [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording)]
+
+
+@lru_cache(maxsize=4)
+def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: str = "trained"
+                        ) -> tuple[Trajectory, ...]:
+    """The first `n` oracle trajectories, round-robin over the training worlds; the four formats share them."""
+    seeds = seeds or world.TRAIN_SEEDS
+    world.check_trainable(seeds, wording)
+    worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
+    plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
+    if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
+        raise ValueError("a training question is worded in a held-out template: never train on it")
+    wikis = [world.wiki(w) for w in worlds]
+    out = []
+    for k in range(world.SIZE):
+        for w, wk in zip(worlds, wikis):
+            if len(out) < n:
+                out.append(world.oracle(w, w.questions[k], wk))
+    return tuple(out)

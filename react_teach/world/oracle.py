@@ -1,0 +1,169 @@
+"""The oracle: a correct ReAct trajectory for a world's question or claim, written through the real `WikiEnv`.
+
+Every Observation is what the tool returned; only the Thoughts and Actions are the oracle's. Its thoughts are in
+the paper's style (decompose the question, pick out the fact, recover from a failed search, conclude), in wordings
+chosen from the seed, and every thought says what it will do next, so that the action follows from it.
+
+    >>> from react_teach import world
+    >>> w = world.generate(2, 12)
+    >>> t = world.oracle(w, w.questions[0])
+    >>> t.answer == w.questions[0]["answer"], t.steps[0].action.startswith("Search[")
+    (True, True)
+"""
+from __future__ import annotations
+
+import random
+
+from react_teach.trajectory import Step, Trajectory
+from react_teach.wiki import WikiEnv
+
+from .articles import keyword
+from .entities import OCCUPATIONS, World
+from .questions import ORGWORD, ROLE, fact, sentence_rel, value
+from .varied import conclude
+
+NEI_KEYWORD = {"plays the violin": "violin", "keeps bees": "bees", "has climbed a mountain": "mountain",
+               "owns a sailing boat": "boat", "won a chess prize": "chess"}
+NOUN = {"birthplace": "that town", "place": "that town", "seat": "that town", "spouse": "the spouse",
+        "parent": "the parent", "founder": "the founder"}
+
+
+def goal(e: dict, rel: str, x: str) -> str:
+    """What the next step must find out, as a clause: 'where Velmora Tarin was born'."""
+    k = e.get("kind")
+    return {"birthplace": f"where {x} was born", "born": f"when {x} was born", "spouse": f"who {x} is married to",
+            "parent": f"who the parent of {x} is", "occupation": f"what {x} does for a living",
+            "country": f"which country {x} is in", "founded": f"when {x} was founded",
+            "river": f"which river {x} lies on", "creator": {"novel": f"who wrote {x}", "film": f"who directed {x}",
+                                                             "album": f"who recorded {x}"}.get(k),
+            "year": f"when {x} came out", "org": {"novel": f"who published {x}", "film": f"which studio made {x}",
+                                                  "album": f"which label released {x}"}.get(k),
+            "place": f"where {x} was recorded" if k == "album" else f"where {x} is set",
+            "seat": f"where {x} is based", "founder": f"who founded {x}"}[rel]
+
+
+def noun(e: dict, rel: str) -> str:
+    """How a decomposition names the result of a read it has not made yet: 'the director', 'that town'."""
+    if rel == "creator":
+        return "the " + ROLE[e["kind"]]
+    if rel == "org":
+        return "the " + ORGWORD[e["kind"]]
+    return NOUN.get(rel, "it")
+
+
+def _decompose(r, plan, ents, first: str) -> str:
+    reads, kind = plan["reads"], plan["kind"]
+    e0, rel0 = ents[reads[0][0]], reads[0][1]
+    if rel0 is None:  # a claim about something the page may not say
+        return f"I need to search {first} and find whether the page says {first} {plan['nei']}."
+    g0 = goal(e0, rel0, "it" if e0["type"] == "work" and kind not in ("first", "both", "gap") else first)
+    if kind in ("first", "both", "gap"):
+        b = ents[reads[1][0]]
+        second = reads[1][2]
+        return r.choice([f"I need to search {first} and {second} and find {g0} and {goal(b, rel0, second)}. "
+                         f"I need to search {first} first.",
+                         f"I need to find {g0} and {goal(b, rel0, second)}, then compare. "
+                         f"I will search {first} first."])
+    if kind in ("bridge2", "bridge3"):
+        later, prev = [], (e0, rel0)
+        for title, rel, _ in reads[1:]:
+            later.append(goal(ents[title], rel, noun(*prev)))
+            prev = (ents[title], rel)
+        rest = ", then ".join(later)
+        return r.choice([f"I need to search {first}, find {g0}, then find {rest}.",
+                         f"First I need to search {first} and find {g0}. Then I need to find {rest}.",
+                         f"This needs {len(reads)} facts. I need to search {first} first and find {g0}, "
+                         f"then {rest}."])
+    return r.choice([f"I need to search {first} and find {g0}.", f"I should search {first} to find {g0}."])
+
+
+def _conclude(r, plan, ents, facts: list[str]) -> str:
+    kind, check, ans, reads = plan["kind"], plan["check"], plan["answer"], plan["reads"]
+    last = facts[-1] if facts else ""
+    if kind == "first":
+        a, b = (ents[t] for t, _, _ in reads)
+        rel = check[1]
+        x, y = sorted((a, b), key=lambda e: int(value(e, rel)))
+        return f"{last}. {value(x, rel)} is earlier than {value(y, rel)}, so the answer is {ans}."
+    if kind == "both":
+        rel = reads[0][1]
+        desc = {"occupation": OCCUPATIONS.get(check[1]), "country": f"in {check[1]}",
+                "seat": f"based in {check[1]}"}[rel]
+        return f"{last}. " + (f"Both are {desc}, so the answer is yes." if ans == "yes" else
+                              f"They are not both {desc}, so the answer is no.")
+    if check and check[0] == "is":
+        return (f"{last}. So the answer is yes." if ans == "yes" else f"{last}, not {check[1]}. So the answer is no.")
+    if check and check[0] == "before":
+        e = ents[reads[0][0]]
+        word = "before" if ans == "yes" else "not before"
+        return f"{last}. {e['founded']} is {word} {check[1]}, so the answer is {ans}."
+    if kind == "claim":
+        if ans == "NOT ENOUGH INFO":
+            return f"Nothing on the page mentions {plan['nei_kw']}, so the answer is {ans}."
+        return f"{last}. " + ("This agrees with the claim" if ans == "SUPPORTS" else "This contradicts the claim") + \
+            f", so the answer is {ans}."
+    return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
+
+
+def trajectory(w: World, q: dict, wiki) -> Trajectory:
+    qid = q["id"]
+    plan = dict(w.plans[qid])
+    ents = w.entities
+    task = "fever" if "claim" in q else "hotpotqa"
+    if task == "fever" and plan["reads"][0][1] is None:
+        plan["nei"] = q["claim"][len(plan["reads"][0][0]) + 1:-1]
+        plan["nei_kw"] = NEI_KEYWORD[plan["nei"]]
+    r = random.Random(f"oracle {w.seed} {qid}")
+    env, steps, facts, quotes, here = WikiEnv(wiki), [], [], [], None
+
+    def act(thought: str, action: str) -> str:
+        obs, _ = env.step(action[:1].lower() + action[1:])
+        steps.append(Step(thought, action, obs))
+        return obs
+
+    for j, (title, rel, query) in enumerate(plan["reads"]):
+        e = ents[title]
+        if here != title:
+            s = query or title
+            if j == 0:
+                thought = _decompose(r, plan, ents, s)
+            else:
+                x = e["name"] if e["type"] == "work" else s
+                thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",
+                                    "{} So I need to search {} and find {}."]).format(
+                    facts[-1] + ".", s, goal(e, rel, x))
+            obs = act(thought, f"Search[{s}]")
+            if obs.startswith("Could not find"):
+                if f"'{title}'" not in obs:
+                    raise RuntimeError(f"{qid}: {title!r} is not among the similar titles: {obs}")
+                if e["type"] == "work":
+                    thought = r.choice([f"{s} has more than one page, so I need to search {title} instead.",
+                                        f"There are several pages called {s}; I need to search {title}."])
+                else:
+                    thought = r.choice([f"I could not find {s}, so I need to search {title} from the similar titles.",
+                                        f"There is no page {s}, so I need to search {title}, the closest similar title."])
+                obs = act(thought, f"Search[{title}]")
+            here = title
+        if rel is None:  # a claim the page cannot settle: look for its keyword and find nothing
+            obs = act(f"The first sentences do not mention it, so I need to look up {plan['nei_kw']}.",
+                      f"Lookup[{plan['nei_kw']}]")
+            if obs != "No more results.":
+                raise RuntimeError(f"{qid}: {plan['nei_kw']!r} is on the page {title}")
+            break
+        target = e["text"][e["idx"][sentence_rel(rel)]].rstrip(".")
+        if e["idx"][sentence_rel(rel)] >= 5:
+            kw = e.get("kw", {}).get(sentence_rel(rel)) or keyword(e, sentence_rel(rel))  # version 2 records its own
+            obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
+                                f"so I need to look up {kw}.",
+                                f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up {kw}."]),
+                      f"Lookup[{kw}]")
+            while target not in obs and obs.startswith("(Result"):
+                obs = act(f"That is a different sentence, so I need to look up {kw} again.", f"Lookup[{kw}]")
+        if target not in obs:
+            raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
+        facts.append(fact(e, rel, value(e, rel)))
+        quotes.append(target + ".")
+    answer = plan["answer"]
+    last = conclude(plan, ents, quotes) if "spec" in plan else _conclude(r, plan, ents, facts)  # version 2 quotes
+    steps.append(Step(last, f"Finish[{answer}]", None))
+    return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

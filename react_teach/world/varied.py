@@ -1,0 +1,168 @@
+"""Data version 2 of a world's questions: the shapes people ask, many wordings, balanced yes/no, quoted facts.
+
+Version 1 (`questions.make_questions`) is the data the shipped adapters were trained on and stays byte for byte as
+it was. Version 2 (``world.generate(seed, size, version=2, wording=...)``) is the data the next training uses:
+
+- bridges are walks along the world's links (work -> maker -> birthplace -> ...), 2 or 3 hops, ending on a
+  who / which / when / where question;
+- comparisons ask which came first or *how many years before*; "are both" and yes/no questions alternate their
+  answers (half yes, half no) and the answer is decided by the sentence read;
+- every question is a spec rendered by `wordings` in a trained or a held-out wording; the choice of questions does
+  not depend on the wording, so one seed gives the same questions, facts and gold in both;
+- the oracle's last thought quotes the sentence(s) that decide the answer (`conclude`).
+
+    >>> from react_teach import world
+    >>> a, b = (world.generate(5, 20, version=2, wording=s) for s in ("trained", "heldout"))
+    >>> [q["answer"] for q in a.questions] == [q["answer"] for q in b.questions]
+    True
+    >>> sum(q["question"] != p["question"] for q, p in zip(a.questions, b.questions)) >= 18
+    True
+    >>> sorted({q["answer"] for q in a.questions if q["shape"] == "yesno"})
+    ['no', 'yes']
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .entities import OCCUPATIONS
+from .questions import LEVEL, ORGWORD, ROLE, TYPE, _pick, np, pick, recoveries, sentence_rel, slot, value
+from .wordings import choose, render
+
+KIND_CYCLE = ["bridge2", "yesno", "both", "bridge3", "first", "bridge2", "yesno", "gap", "bridge3", "both",
+              "bridge2", "yesno", "first", "bridge3", "bridge2", "both", "yesno", "gap", "bridge3", "bridge2"]
+TYPES = {**TYPE, "gap": "comparison"}
+LEVELS = {**LEVEL, "gap": "medium"}
+EDGES = {"work": ("creator", "org", "place"), "person": ("birthplace", "spouse"), "org": ("seat", "founder")}
+ASKS = {"person": ("birthplace", "born", "spouse", "occupation"), "town": ("country", "founded", "river"),
+        "org": ("founded", "seat", "founder")}
+MADE = {"novel": "wrote", "film": "directed", "album": "recorded"}
+# (entity type, date relation, wh-word, what happened, and its question form: "did ... come out")
+DATES = [("work", "year", "which", "came out", "did", "come out"), ("town", "founded", "which", "was founded", "was",
+         "founded"), ("org", "founded", "which", "was founded", "was", "founded"),
+         ("person", "born", "who", "was born", "was", "born")]
+CREATED = {"novel": "written", "film": "directed", "album": "sung"}
+
+
+def _link(e: dict, rel: str) -> dict:
+    """What a description needs to name the thing `rel` leads to from `e` ("the author", "the label")."""
+    k = e.get("kind")
+    if rel == "creator":
+        return {"rel": rel, "role": ROLE[k], "made": MADE[k]}
+    if rel == "org":
+        return {"rel": rel, "org": ORGWORD[k]}
+    if rel == "place":
+        verb = "was recorded" if k == "album" else "is set"
+        return {"rel": rel, "happens": verb, "happens_in": verb + " in"}
+    return {"rel": rel}
+
+
+def _candidate(w, r: random.Random, kind: str, short: bool, yes: bool):
+    """(key, answer, reads, check, spec) for one random question of `kind`, or None if this draw does not fit."""
+    E, by = w.entities, {}
+    for e in E.values():
+        by.setdefault(e["type"], []).append(e)
+    name = lambda e: np(e) if e["type"] == "work" else (e["short"] if short and e.get("short") else e["title"])  # noqa: E731
+    rd = lambda e, rel, first: (e["title"], rel, (e["name"] if e["type"] == "work" else name(e)) if first else None)  # noqa: E731
+    if kind in ("bridge2", "bridge3"):
+        e = r.choice([x for t in EDGES for x in by[t]])
+        start, reads, chain = name(e), [], []
+        for h in range(int(kind[-1]) - 1):
+            rel = r.choice(EDGES.get(e["type"], ("none",)))
+            if not e.get(rel) or rel == "spouse" and chain and chain[-1]["rel"] == "spouse":  # no way back
+                return None
+            reads.append(rd(e, rel, h == 0))
+            chain.append(_link(e, rel))
+            e = E[e[rel]]
+        asks = [a for a in ASKS.get(e["type"], ()) if e.get(a) and not (a == "spouse" == chain[-1]["rel"])]
+        if not asks:
+            return None
+        ask = r.choice(asks)
+        reads.append(rd(e, ask, False))
+        spec = {"shape": "bridge", "start": start, "chain": chain, "ask": ask}
+        return (kind, tuple(reads)), value(e, ask), reads, None, spec
+    if kind in ("first", "gap"):
+        typ, rel, wh, v, aux, verb = r.choice(DATES)
+        a, b = r.sample(by[typ], 2)
+        if value(a, rel) == value(b, rel) or a.get("name", 1) == b.get("name", 2):
+            return None
+        early, late = sorted((a, b), key=lambda e: int(value(e, rel)))
+        if kind == "gap":
+            a, b = early, late  # "how many years before {b} ... {a}": a is the earlier one
+        answer = str(int(value(late, rel)) - int(value(early, rel))) if kind == "gap" else \
+            (early["name"] if typ == "work" else name(early))
+        spec = {"shape": kind, "wh": wh, "v": v, "aux": aux, "verb": verb, "a": name(a), "b": name(b)}
+        return (kind, a["title"], b["title"]), answer, [rd(a, rel, 1), rd(b, rel, 1)], (kind, rel), spec
+    if kind == "both":
+        typ, rel = r.choice([("person", "occupation"), ("town", "country"), ("org", "seat")])
+        a = r.choice(by[typ])
+        b = _pick(r, by[typ], lambda e: e is not a and (e[rel] == a[rel]) == yes)
+        if b is None:
+            return None
+        d = {"occupation": OCCUPATIONS.get(a[rel]), "country": f"in {a[rel]}", "seat": f"based in {a[rel]}"}[rel]
+        spec = {"shape": "both", "a": name(a), "b": name(b), "d": d}
+        return (kind, a["title"], b["title"]), "yes" if yes else "no", [rd(a, rel, 1), rd(b, rel, 1)], \
+            ("both", d), spec
+    # yes/no about one fact: the value asked about is the true one half of the time, another of its kind otherwise
+    c = r.randrange(6)
+    if c == 2:
+        e = r.choice(by["town"])
+        gap = r.randint(3, 90)
+        v, rel, key = str(e["founded"] + (gap if yes else -gap)), "founded", "before"
+    else:
+        typ, rel = [("person", "birthplace"), ("work", "place"), None, ("person", "spouse"), ("town", "country"),
+                    ("work", "creator")][c]
+        e = _pick(r, by[typ], lambda x: x.get(rel))
+        others = [x[rel] for x in by[typ] if x.get(rel) and x[rel] != e[rel]]
+        if rel in ("spouse", "creator"):  # another person, never the asker
+            others = [x for x in others if x != e["title"]]
+        if not others:
+            return None
+        v = e[rel] if yes else r.choice(others)
+        key = {"place": "recorded" if e.get("kind") == "album" else "set",
+               "creator": CREATED.get(e.get("kind"))}.get(rel, rel)
+    spec = {"shape": "yesno", "rel": key, "x": name(e), "v": v}
+    return (kind, e["title"], key, v), "yes" if yes else "no", [rd(e, rel, 1)], ("yesno", key, v), spec
+
+
+def make_questions(w, r: random.Random, wording: str) -> None:
+    """Version-2 questions of `w` in the `wording` split ("trained" or "heldout"); the same questions in both."""
+    seen, asked = set(), Counter()
+    for i in range(w.size):
+        kind = KIND_CYCLE[i % 20]
+        yes = asked[kind] % 2 == 0  # yes/no and "are both" alternate: half their answers are yes
+        asked[kind] += 1
+        _, answer, reads, check, spec = pick(w, slot(i), seen, lambda short: _candidate(w, r, kind, short, yes))
+        qid = f"world{w.seed}-{i:04d}"
+        choice = choose(spec, wording, random.Random(f"wording {w.seed} {qid} {wording}"))
+        w.questions.append({"id": qid, "question": render(spec, choice), "answer": answer, "type": TYPES[kind],
+                            "level": LEVELS[kind], "shape": kind, "wording": wording, "hops": len(reads),
+                            "recovery": recoveries(w, reads), "supporting_facts": [
+                                [t, w.entities[t]["idx"][sentence_rel(rel)]] for t, rel, _ in reads]})
+        w.plans[qid] = {"kind": kind, "reads": reads, "check": check, "answer": answer, "spec": spec,
+                        "choice": choice}
+
+
+def conclude(plan: dict, ents: dict, quotes: list[str]) -> str:
+    """The oracle's last thought: it quotes the sentence(s) that decide the answer, then says the answer."""
+    kind, check, ans = plan["kind"], plan["check"], plan["answer"]
+    many = kind in ("first", "gap", "both")  # two pages decide these, one page the others
+    said = " and ".join(f'"{q}"' for q in (quotes[-2:] if many else quotes[-1:]))
+    head = f"The pages say: {said}" if many else f"The page says: {said}"
+    if kind in ("first", "gap"):
+        rel = check[1]
+        x, y = sorted((ents[t] for t, _, _ in plan["reads"]), key=lambda e: int(value(e, rel)))
+        if kind == "gap":
+            return f"{head} {value(y, rel)} minus {value(x, rel)} is {ans}, so the answer is {ans}."
+        return f"{head} {value(x, rel)} is earlier than {value(y, rel)}, so the answer is {ans}."
+    if kind == "both":
+        return f"{head} " + (f"Both are {check[1]}, so the answer is yes." if ans == "yes" else
+                             f"They are not both {check[1]}, so the answer is no.")
+    if kind == "yesno":
+        (title, rel, _), = plan["reads"]
+        true, v = value(ents[title], rel), check[2]
+        if check[1] == "before":
+            return f"{head} {true} is {'before' if ans == 'yes' else 'not before'} {v}, so the answer is {ans}."
+        return f"{head} That is {v}, so the answer is yes." if ans == "yes" else \
+            f"{head} That is {true}, not {v}, so the answer is no."
+    return f"{head} So the answer is {ans}."

@@ -1,0 +1,191 @@
+"""Fine-tuning: training text in the agent's own format, our torch model against llama.cpp, a smoke training whose
+adapter llama.cpp loads, resuming, the shipped adapters' provenance, and every bad input with a clear message."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from react_teach.llm import adapters
+from react_teach import finetune, llm as llm_mod
+from react_teach.agent import Agent, prompt_prefix
+from react_teach.llm import LLMError, ScriptLLM, bundled_path
+
+ROOT = Path(__file__).resolve().parents[2]
+REACT = ("Question: Who directed Labake?\nThought 1: I need to search Labake.\nAction 1: Search[Labake]\n"
+         "Observation 1: Labake is a film directed by Badrorun Lukon.\nThought 2: So the answer is Badrorun Lukon.\n"
+         "Action 2: Finish[Badrorun Lukon]\nObservation 2: Episode finished, reward = 1\n")
+
+
+def test_segments_learn_exactly_what_the_model_writes_at_inference():
+    segs = finetune.segments(REACT, "react")
+    learned = "".join(s for s, learn in segs if learn)
+    assert learned == (" I need to search Labake.\nAction 1: Search[Labake]\nObservation 1:"
+                       " So the answer is Badrorun Lukon.\nAction 2: Finish[Badrorun Lukon]\nObservation 2:")
+    assert "".join(s for s, _ in segs) == REACT  # nothing lost, nothing added
+    every = finetune.segments(REACT, "react", loss="all")
+    assert "".join(s for s, learn in every if learn) == REACT[REACT.index(" I need"):]
+    with pytest.raises(ValueError, match="loss must be"):
+        finetune.segments(REACT, "react", loss="some")
+
+
+def test_training_text_is_the_deleted_lines_of_the_react_trajectory():
+    from react_teach.trajectory import parse
+
+    t = parse(REACT)
+    assert finetune.training_text(t, "react") == REACT
+    assert "Thought" not in finetune.training_text(t, "act")
+    assert finetune.training_text(t, "standard") == "Question: Who directed Labake?\nAnswer: Badrorun Lukon\n"
+    cot = finetune.training_text(t, "cot")
+    assert cot.startswith("Question: Who directed Labake?\nThought: Let's think step by step.")
+    assert cot.endswith("\nAnswer: Badrorun Lukon\nQuestion:")  # ends at the stop the CoT runner uses
+    with pytest.raises(ValueError, match="no fine-tuning format"):
+        finetune.training_text(t, "cot-sc")
+
+
+def test_a_fine_tuned_model_is_prompted_zero_shot_and_a_prompted_one_with_exemplars():
+    class FineTuned(ScriptLLM):
+        zero_shot = True
+
+    assert prompt_prefix(FineTuned([]), "react", "hotpotqa") == ""
+    assert prompt_prefix(ScriptLLM([]), "react", "hotpotqa").count("Question:") == 6
+    agent = Agent("Who directed Labake?", llm=FineTuned([]), wiki=object())
+    assert agent.transcript() == "Question: Who directed Labake?\n"
+
+
+def test_batches_group_similar_lengths_within_the_token_budget():
+    assert finetune.batches([5, 9, 6, 2], 12) == [[3, 0], [2], [1]]
+    plan = finetune.batches([30, 10, 20, 400, 25], 100)
+    assert sorted(i for b in plan for i in b) == [0, 1, 2, 3, 4]
+    assert all(len(b) * max([30, 10, 20, 400, 25][i] for i in b) <= 100 or len(b) == 1 for b in plan)
+
+
+def test_the_held_out_world_is_refused_as_training_data():
+    from react_teach import world
+
+    with pytest.raises(ValueError, match="dev world: never train on it"):
+        finetune.world_texts("react", 5, seeds=(1, world.HELDOUT_SEED))
+
+
+def test_adapter_files_are_checked_before_llama_cpp_sees_them(tmp_path):
+    with pytest.raises(LLMError, match="no adapter file"):
+        llm_mod.from_spec(f"local:+{tmp_path / 'missing.gguf'}")
+    bad = tmp_path / "notes.gguf"
+    bad.write_text("not a model")
+    with pytest.raises(LLMError, match="not a GGUF file"):
+        llm_mod.from_spec(f"local:+{bad}")
+
+
+def test_a_shipped_adapter_that_does_not_match_its_provenance_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(adapters, "models_dir", lambda: tmp_path)
+    with pytest.raises(LLMError, match="not in data/models"):
+        llm_mod.from_spec("local:ft-act")
+    (tmp_path / "ft-act.gguf").write_bytes(b"GGUF corrupted")
+    (tmp_path / "ft-act.json").write_text(json.dumps({"adapter_sha256": "0" * 64, "base_sha256": "0" * 64}))
+    with pytest.raises(LLMError, match="corrupt"):
+        llm_mod.from_spec("local:ft-act")
+    prov = {"adapter_sha256": adapters.file_hash(tmp_path / "ft-act.gguf"), "base_sha256": "0" * 64}
+    (tmp_path / "ft-act.json").write_text(json.dumps(prov))
+    with pytest.raises(LLMError, match="another base model"):
+        llm_mod.from_spec("local:ft-act")
+
+
+def test_without_the_training_extra_the_message_names_the_install_command():
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "from react_teach.cli import main\n"
+            "sys.exit(main(['finetune', '--method', 'standard', '--n', '2']))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2
+    assert "pip install 'react_teach[train]'" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("name", sorted(adapters.SHIPPED))
+def test_each_shipped_adapter_matches_its_provenance_and_its_data(name):
+    prov_path = adapters.models_dir() / f"{name}.json"
+    if not prov_path.exists():
+        pytest.skip(f"{name} is not trained yet")
+    prov = json.loads(prov_path.read_text())
+    assert adapters.file_hash(adapters.models_dir() / prov["adapter"]) == prov["adapter_sha256"]
+    assert adapters.file_hash(bundled_path()) == prov["base_sha256"]
+    texts = finetune.world_texts(prov["method"], prov["examples"], version=prov.get("data_version", 1))
+    assert finetune.data_hash(texts) == prov["data_sha256"]
+    for key in ("steps", "lr", "rank", "final_loss", "minutes", "command"):
+        assert prov[key] not in (None, ""), key
+
+
+# ---------------------------------------------------------------------------------------------- with torch
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.slow
+def test_our_torch_model_computes_what_llama_cpp_computes():
+    from llama_cpp import Llama
+
+    from react_teach.finetune.torch_llama import TorchLlama, tokenizer
+
+    ids = tokenizer().tokenize(REACT.encode(), add_bos=False, special=False)[:60]
+    with torch.no_grad():
+        ours = TorchLlama.from_gguf(bundled_path(), rank=2).logits(torch.tensor([ids]))[0].numpy()
+    ref = Llama(model_path=str(bundled_path()), logits_all=True, n_ctx=256, verbose=False)
+    ref.eval(ids)
+    theirs = np.array(ref.scores[: len(ids)])
+    # the GGUF holds 4-bit weights that llama.cpp multiplies in its own kernels: close, not bit-equal
+    assert np.corrcoef(ours.ravel(), theirs.ravel())[0, 1] > 0.99
+    assert (ours.argmax(-1) == theirs.argmax(-1)).mean() > 0.9
+
+
+@pytest.mark.slow
+def test_smoke_training_lowers_the_loss_and_llama_cpp_loads_the_adapter(tmp_path):
+    from llama_cpp import Llama
+
+    from react_teach.finetune.torch_llama import TorchLlama, load_adapter, tokenizer
+
+    texts = finetune.world_texts("react", 4)
+    out = tmp_path / "smoke.gguf"
+    prov = finetune.train(texts, "react", out, epochs=4, batch_tokens=1024, lr=3e-3, progress=False)
+    losses = prov["losses"]
+    assert np.mean(losses[-2:]) < 0.7 * np.mean(losses[:2]), losses
+    assert json.loads(out.with_suffix(".json").read_text())["adapter_sha256"] == adapters.file_hash(out)
+    # llama.cpp applies the adapter exactly as our torch model does: the changes in the logits agree
+    ids = tokenizer().tokenize(texts[0].encode(), add_bos=False, special=False)[:48]
+    with torch.no_grad():
+        model = TorchLlama.from_gguf(bundled_path(), rank=8)
+        base = model.logits(torch.tensor([ids]))[0].numpy()
+        tuned = load_adapter(model, out).logits(torch.tensor([ids]))[0].numpy()
+    cpp = Llama(model_path=str(bundled_path()), lora_path=str(out), logits_all=True, n_ctx=256, verbose=False)
+    cpp.eval(ids)
+    delta_cpp = np.array(cpp.scores[: len(ids)]) - base
+    assert np.corrcoef((tuned - base).ravel(), delta_cpp.ravel())[0, 1] > 0.9
+    # and through the course's own spec, the completion changes
+    prompt = texts[0].split("\nThought 1:")[0] + "\nThought 1:"
+    before = llm_mod.from_spec("local", cache=False).complete(prompt, stop=["\nObservation 1:"], max_tokens=40)
+    after = llm_mod.from_spec(f"local:+{out}", cache=False).complete(prompt, stop=["\nObservation 1:"],
+                                                                     max_tokens=40)
+    assert before[0].text != after[0].text
+
+
+@pytest.mark.slow
+def test_an_interrupted_training_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
+    texts = finetune.world_texts("standard", 6)
+    out, calls = tmp_path / "std.gguf", {"n": 0}
+    real_step = torch.optim.AdamW.step
+
+    def dies_on_third(self, *a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt  # as if the learner pressed Ctrl-C during step 3
+        return real_step(self, *a, **kw)
+
+    kw = dict(epochs=4, batch_tokens=64, save_every=1, progress=False, max_steps=4)
+    monkeypatch.setattr(torch.optim.AdamW, "step", dies_on_third)
+    with pytest.raises(KeyboardInterrupt):
+        finetune.train(texts, "standard", out, **kw)
+    assert not out.exists()
+    monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
+    first_two = torch.load(out.with_suffix(".ckpt") / "checkpoint.pt", weights_only=False)["state"]["losses"]
+    prov = finetune.train(texts, "standard", out, **kw)
+    assert len(first_two) == 2 and prov["losses"][:2] == first_two and len(prov["losses"]) == 4
+    with pytest.raises(ValueError, match="another run"):
+        finetune.train(texts[:3], "standard", out, **kw)  # other data, same folder: refused, not mixed

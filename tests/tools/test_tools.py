@@ -1,0 +1,101 @@
+"""Tools after ReAct: tool calling on the same environment, and a calculator that is safe."""
+import json
+
+import pytest
+
+from react_teach.tools.calculator import calculate, calculator_tool
+from react_teach.tools.calling import local_chat, tool_calling
+from react_teach.data import load_exemplars
+from react_teach.llm import Usage
+from react_teach.trajectory import Trajectory
+from react_teach.wiki import LocalWiki
+
+
+@pytest.fixture(scope="module")
+def wiki():
+    return LocalWiki.course()
+
+
+@pytest.mark.parametrize("expr,value", [("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("2 ** 10", 1024), ("-4 // 3", -2),
+                                        ("7 % 4", 3), ("1.5 * 2", 3.0), ("2 ** -1", 0.5)])
+def test_calculator_does_arithmetic(expr, value):
+    assert calculate(expr) == value
+
+
+@pytest.mark.parametrize("expr,message", [
+    ("__import__('os').system('id')", "not Call"),
+    ("(1).__class__", "not Attribute"),
+    ("import os", "not an arithmetic expression"),
+    ("x + 1", "not Name"),
+    ("9 ** 9 ** 9", "exponent 387420489 is too large"),
+    ("10 ** 99 * 10 ** 99", "the result is too large"),
+    ("1 + " * 100 + "1", "characters long; the limit is 200"),
+    ("1 / 0", "division by zero"),
+    ("'a' * 3", "not Constant"),
+    ("[1, 2]", "not List"),
+])
+def test_calculator_refuses_everything_else_with_a_clear_message(expr, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace("*", r"\*")):
+        calculate(expr)
+
+
+def test_calculator_as_a_tool_never_raises():
+    assert calculator_tool("calculate[6 * 7]") == "42"
+    assert calculator_tool("calculate[open('x')]").startswith("Calculator error: the calculator accepts")
+    assert calculator_tool("compute[1]") == "Invalid action: compute[1]"
+
+
+def test_tool_calling_loop_uses_the_same_environment(wiki):
+    script = [("search", {"entity": "Arthur's Magazine"}), ("lookup", {"keyword": "1844"}),
+              ("finish", {"answer": "Arthur's Magazine"})]
+
+    def chat(messages, tools):
+        name, args = script[sum(m["role"] == "tool" for m in messages)]
+        return ({"role": "assistant", "content": None,
+                 "tool_calls": [{"id": "c", "type": "function",
+                                 "function": {"name": name, "arguments": json.dumps(args)}}]}, Usage(10, 0, 5))
+
+    t = tool_calling("Which magazine was started first?", chat, wiki)
+    assert [s.action for s in t.steps] == ["search[Arthur's Magazine]", "lookup[1844]", "finish[Arthur's Magazine]"]
+    assert t.steps[0].observation.startswith("Arthur's Magazine was an American literary periodical")
+    assert t.steps[1].observation.startswith("(Result 1 / 1)")
+    assert t.answer == "Arthur's Magazine" and t.n_calls == 3 and t.usage.prompt_tokens == 30
+
+
+@pytest.mark.slow
+def test_grammar_constrained_tool_calls_on_the_bundled_model(wiki):
+    t = tool_calling("Which magazine was started first, Arthur's Magazine or First for Women?", local_chat(), wiki,
+                     max_calls=3)
+    assert 1 <= len(t.steps) <= 3 and t.n_calls == len(t.steps)
+    for s in t.steps:  # the grammar makes every call well formed: a known tool with its one argument
+        if s.action is not None:
+            assert s.action.split("[", 1)[0] in ("search", "lookup", "finish") and s.action.endswith("]")
+            assert not s.observation.startswith("Invalid action")
+
+
+@pytest.mark.slow
+def test_local_chat_reuses_the_model_the_course_already_loaded(local_llm, monkeypatch):
+    import llama_cpp
+
+    loads = []
+    real = llama_cpp.Llama
+
+    class Counting(real):
+        def __init__(self, *a, **kw):
+            loads.append(kw.get("model_path"))
+            super().__init__(*a, **kw)
+
+    monkeypatch.setattr(llama_cpp, "Llama", Counting)
+    message, usage = local_chat()([{"role": "system", "content": "Answer."}, {"role": "user", "content": "Q?"}],
+                                  [{"function": {"name": "finish", "description": "end"}}])
+    assert loads == [] and usage.prompt_tokens > 0  # no second copy of the model in memory
+    assert message["role"] == "assistant"
+
+
+def test_the_calculator_answers_overflow_complex_and_infinite_results_with_a_string():
+    from react_teach.tools.calculator import calculator_tool
+
+    for expression in ("1e200**2", "(-8)**0.5", "1e308*10", "1e308+1e308"):
+        out = calculator_tool(f"calculate[{expression}]")
+        assert out.startswith("Calculator error:"), (expression, out)
+    assert calculator_tool("calculate[7/2]") == "3.5"

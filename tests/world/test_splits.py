@@ -1,0 +1,189 @@
+"""An evaluation that cannot flatter: disjoint train / dev / test worlds, held-out wordings that no training world
+uses (checked by seed, by recorded template and by text), `finetune` refusing both, and data version 2 (many
+wordings, balanced yes/no decided by the sentence read, a last thought that quotes it) with version 1 untouched."""
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from react_teach import finetune, world
+from react_teach.world import phrasings, wordings
+from react_teach.world.questions import value
+
+
+@pytest.fixture(scope="module")
+def train_v2():
+    return [world.generate(s, world.SIZE, version=2) for s in world.TRAIN_SEEDS[:3]]
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return tuple(world.generate(world.DEV_SEEDS[1], 100, version=2, wording=s) for s in wordings.SPLITS)
+
+
+def test_train_dev_and_test_seeds_are_disjoint_and_the_test_is_big_enough():
+    train, dev, test = set(world.TRAIN_SEEDS), set(world.DEV_SEEDS), set(world.TEST_SEEDS)
+    assert not train & dev and not train & test and not dev & test
+    assert len(test) >= 5 and len(test) * world.SIZE >= 1000
+    assert world.HELDOUT_SEED in dev and world.NEVER_TRAIN == dev | test
+
+
+@pytest.mark.parametrize("seed", world.DEV_SEEDS + world.TEST_SEEDS)
+def test_finetune_refuses_every_dev_and_test_world(seed):
+    with pytest.raises(ValueError, match=r"is a (dev|test) world: never train on it"):
+        finetune.world_texts("react", 3, seeds=(1, seed), version=2)
+    with pytest.raises(ValueError, match="never train on it"):
+        finetune.world_texts("react", 3, seeds=(seed,))
+
+
+def test_finetune_refuses_the_held_out_wordings_and_a_held_out_template_in_disguise(monkeypatch):
+    with pytest.raises(ValueError, match="held out for evaluation"):
+        finetune.world_texts("react", 3, seeds=(1,), version=2, wording="heldout")
+    real = world.generate
+
+    def leaky(seed, size, version=1, wording="trained"):  # a generator bug that slips held-out wordings in
+        return real(seed, size, version, "heldout" if version == 2 else wording)
+
+    monkeypatch.setattr(world, "generate", leaky)
+    finetune.oracle_trajectories.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="worded in a held-out template"):
+            finetune.world_texts("react", 3, seeds=(2,), version=2)
+    finally:
+        finetune.oracle_trajectories.cache_clear()
+
+
+def test_every_question_shape_has_at_least_8_wordings_and_a_held_out_share():
+    pools = [*wordings.ASK.values(), *wordings.DESCRIBE.values(), wordings.FIRST, wordings.GAP, wordings.BOTH,
+             wordings.YESNO]
+    for pool in pools:
+        assert len(pool) >= 8 and len(set(pool)) == len(pool), pool[0]
+        assert len(wordings.split_of(pool, "heldout")) == wordings.HELD >= 2
+    for pool in phrasings.PHRASES.values():
+        assert len(pool) >= 6 and len(phrasings.split_of(pool, "heldout", phrasings.HELD)) == 2
+
+
+def _literal(template: str) -> str:
+    """The longest fixed text of a template (between its slots): what a rendering of it must contain."""
+    return max((c.strip(" ,.?:") for c in re.split(r"\{[^}]+\}", template)), key=len)
+
+
+def test_no_training_question_uses_a_held_out_template_by_record_or_by_text(train_v2):
+    questions = [q for w in train_v2 for q in w.questions]
+    for w in train_v2:
+        for q in w.questions:
+            plan = w.plans[q["id"]]
+            assert q["wording"] == "trained" and wordings.is_in(plan["spec"], plan["choice"], "trained")
+            assert wordings.render(plan["spec"], plan["choice"]) == q["question"]
+    pools = [*wordings.ASK.values(), *wordings.DESCRIBE.values(), wordings.FIRST, wordings.GAP, wordings.BOTH,
+             wordings.YESNO]
+    for pool in pools:
+        for i in wordings.split_of(pool, "heldout"):
+            text = _literal(pool[i])
+            assert len(text.split()) >= 2 or not text, pool[i]
+            hits = [q["question"] for q in questions if text and text in q["question"]]
+            assert not hits, (pool[i], hits[:2])
+
+
+def test_no_training_article_uses_a_held_out_phrasing(train_v2):
+    sentences = {s for w in train_v2 for a in w.articles for s in a["sentences"]}
+    for pool in phrasings.PHRASES.values():
+        for i in phrasings.split_of(pool, "heldout", phrasings.HELD):
+            pattern = re.compile(re.sub(r"\\\{[^}]+\\\}", ".+", re.escape(pool[i][0])))
+            assert not [s for s in sentences if pattern.fullmatch(s)], pool[i][0]
+
+
+def test_both_wordings_ask_the_same_questions_with_the_same_facts_and_gold(pair):
+    trained, held = pair
+    assert [(q["id"], q["answer"], q["supporting_facts"]) for q in trained.questions] == \
+           [(q["id"], q["answer"], q["supporting_facts"]) for q in held.questions]
+    assert sum(a["question"] != b["question"] for a, b in zip(trained.questions, held.questions)) >= 95
+    for q in held.questions:
+        plan = held.plans[q["id"]]
+        assert q["wording"] == "heldout" and wordings.is_in(plan["spec"], plan["choice"], "heldout")
+    assert trained.entities.keys() == held.entities.keys()
+    assert [a["title"] for a in trained.articles] == [a["title"] for a in held.articles]
+
+
+def test_version_2_oracles_replay_and_the_last_thought_quotes_the_deciding_sentence(pair):
+    from react_teach.wiki import WikiEnv
+
+    for w in pair:
+        wk = world.wiki(w)
+        for q in w.questions:
+            t = world.oracle(w, q, wk)
+            env = WikiEnv(wk, gold=q["answer"])
+            for s in t.steps[:-1]:
+                assert env.step(s.action[:1].lower() + s.action[1:])[0] == s.observation, (q["id"], s.action)
+            last = t.steps[-1]
+            assert last.action == f"Finish[{q['answer']}]" and f"the answer is {q['answer']}" in last.thought
+            title, idx = q["supporting_facts"][-1]
+            sentence = w.entities[title]["text"][idx]
+            assert f'"{sentence}"' in last.thought and any(sentence in (s.observation or "") for s in t.steps)
+
+
+def test_yes_no_answers_are_balanced_and_decided_by_the_sentence_read(pair):
+    for w in pair:
+        for shape in ("yesno", "both"):
+            answers = Counter(q["answer"] for q in w.questions if q["shape"] == shape)
+            assert answers["no"] > 0 and 0 <= answers["yes"] - answers["no"] <= 1, (shape, answers)  # they alternate
+        for q in (q for q in w.questions if q["shape"] == "yesno"):
+            plan = w.plans[q["id"]]
+            (title, rel, _), = plan["reads"]
+            _, key, v = plan["check"]
+            true = value(w.entities[title], rel)
+            said = w.entities[title]["text"][q["supporting_facts"][0][1]]
+            assert true in said
+            if key == "before":
+                assert (int(true) < int(v)) == (q["answer"] == "yes")
+            else:
+                assert (v == true) == (q["answer"] == "yes"), q
+
+
+def test_version_2_asks_every_shape_people_ask():
+    w = world.generate(world.TRAIN_SEEDS[0], world.SIZE, version=2)
+    assert Counter(q["shape"] for q in w.questions) == {"bridge2": 50, "bridge3": 40, "yesno": 40, "both": 30,
+                                                          "first": 20, "gap": 20}
+    starts = Counter(q["question"].split()[0] for q in w.questions)
+    assert len(starts) >= 15, starts  # who, which, when, where, how many, ... not one template's first word
+    assert all(q["hops"] == int(q["shape"][-1]) for q in w.questions if q["shape"].startswith("bridge"))
+
+
+def test_version_1_is_the_default_and_has_one_wording():
+    assert world.generate(3, 20).questions == world.generate(3, 20, version=1).questions
+    with pytest.raises(ValueError, match="version 1 has one wording"):
+        world.generate(3, 20, version=1, wording="heldout")
+    with pytest.raises(ValueError, match="no world of version 3"):
+        world.generate(3, 20, version=3)
+
+
+def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tmp_path, capsys):
+    """A model that always answers "yes" (a script, one completion per question) must score exactly the always-yes
+    baseline, pooled, per world and per type, in both wordings, and the pairing must count every question."""
+    import json
+    import runpy
+    import sys
+
+    script = tmp_path / "yes.jsonl"
+    script.write_text((json.dumps(" I will say yes.\nAction 1: Finish[yes]") + "\n") * 24, encoding="utf-8")
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    bench = runpy.run_path(str(folder / "worlds_eval.py"))
+    sys.path.remove(str(folder))  # the benchmark put its own folder first, to import finetune_eval
+    argv = ["--dev", "--worlds", "2", "--n", "6", "--llm", f"script:{script}", "--parts", "worlds,course",
+            "--out", str(tmp_path / "runs")]
+    assert bench["main"](argv) == 0
+    assert "course: skipped on --dev" in capsys.readouterr().err  # the course questions are a test set
+    out = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())
+    assert out["split"] == "dev" and out["seeds"] == list(world.DEV_SEEDS[:2]) and "course" not in out
+    react = out["methods"]["react"]
+    for wording in ("trained", "heldout"):
+        figures = [react[wording]["pooled"], *react[wording]["worlds"].values(), *react[wording]["by_type"].values()]
+        assert all(f["em"] == f["baselines"]["always yes"] for f in figures), wording
+        assert react[wording]["pooled"]["n"] == 12 and sum(f["n"] for f in react[wording]["by_type"].values()) == 12
+    paired = react["paired"]
+    assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
+    assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
+    with pytest.raises(SystemExit) as e:
+        bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
+    assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err
