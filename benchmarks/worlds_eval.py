@@ -12,7 +12,9 @@ phrasings that no training world uses). Parts:
 - worlds:  each method on its adapter (`local:ft-METHOD`, or --llm), both wordings, every world of the split;
 - course:  ReAct on the course's 126 real-subject questions (test only: they are a test set too);
 - rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
-           (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer).
+           (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer);
+- files:   no model at all: the summary of whatever results files are already under --out/SPLIT/ (a run that
+           was stopped early still reports what it has, world by world).
 
 The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
 each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
@@ -32,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # finetune_eval's summ
 from finetune_eval import constant, rescue, summary  # noqa: E402
 
 from react_teach import world  # noqa: E402
-from react_teach.data import write_atomic  # noqa: E402
+from react_teach.data import read_jsonl, write_atomic  # noqa: E402
 from react_teach.runs.stats import rate  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
 
@@ -75,6 +77,10 @@ def report(runs: dict, questions: dict) -> dict:
                          "heldout_only": sum(b and not a for a, b in pairs),
                          "neither": sum(not a and not b for a, b in pairs)}
     return out
+
+
+def _read(path: Path) -> list[dict]:
+    return read_jsonl(path) if path.exists() else []  # a results file's header is skipped by read_jsonl
 
 
 def _paired(a: list[dict], b: list[dict]):
@@ -124,6 +130,15 @@ def main(argv=None) -> int:
     def save() -> None:
         write_atomic(path, json.dumps(result, indent=1) + "\n")
 
+    if "files" in parts:
+        for m in methods:
+            runs = {(s, wd): rows for (s, wd) in worlds
+                    if (rows := [r for r in _read(out / f"{m}_v{a.version}_w{s}_{wd}.jsonl") if "error" not in r][: a.n])}
+            if runs:
+                result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
+        save()
+        print(json.dumps(result.get("methods", {}), indent=1))
+        return 0
     models = {}
     for m in methods if "worlds" in parts or "rescue" in parts else ():
         models[m] = llm_mod.from_spec(specs[m])

@@ -184,6 +184,9 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tm
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
     assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
+    assert bench["main"](argv[:-4] + ["--parts", "files", "--out", str(tmp_path / "runs")]) == 0  # no model
+    again = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]
+    assert again["from_files"] and {k: again[k] for k in react} == react
     with pytest.raises(SystemExit) as e:
         bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
     assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err
