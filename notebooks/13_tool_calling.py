@@ -169,7 +169,7 @@ for i, t in traces.items():
 # ```python
 # from react_teach.tools.calling import openai_chat
 # chat = openai_chat("gpt-4o-mini")
-# # chat = openai_chat("llama3.1", base_url="http://localhost:11434/v1")  # Ollama (set OPENAI_API_KEY to any text)
+# # chat = openai_chat("llama3.1", base_url="http://localhost:11434/v1")  # Ollama: no key needed
 # traces = {i: tool_calling(questions[i]["question"], chat, wiki) for i in picked}
 # ```
 #

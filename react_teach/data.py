@@ -20,6 +20,8 @@ caller can refuse the file, keep the bad line aside, or skip it, but never lose 
 """
 from __future__ import annotations
 
+import errno
+import importlib.resources
 import json
 import os
 import tempfile
@@ -68,9 +70,34 @@ def parse_jsonl(text: str) -> list[tuple[int, object]]:
     return out
 
 
+SHIPPED = ("corpus", "exemplars", "runs", "labels", "models", *("hotpotqa_course.jsonl", "fever_course.jsonl"))
+
+
 def data_dir() -> Path:
-    """data/ beside the package (the course installs in editable mode), or $REACT_TEACH_DATA."""
-    return Path(os.environ.get("REACT_TEACH_DATA") or Path(__file__).resolve().parent.parent / "data")
+    """The course's data: $REACT_TEACH_DATA, or the files that ship inside the package (`react_teach.course_data`,
+    which is data/ at the top of the checkout: an editable install maps it there, a wheel carries a copy).
+
+    A folder without the corpus, the exemplars or the question sets is refused, naming what is missing: an
+    install without its data must never answer from an empty wiki.
+
+        >>> (data_dir() / "exemplars" / "hotpotqa.jsonl").is_file()
+        True
+    """
+    if os.environ.get("REACT_TEACH_DATA"):
+        root = Path(os.environ["REACT_TEACH_DATA"])
+    else:
+        try:
+            root = Path(str(importlib.resources.files("react_teach.course_data")))
+        except ModuleNotFoundError:
+            root = None
+    missing = [n for n in SHIPPED if root is None or not (root / n).exists()]
+    if root is not None and not missing and not any((root / "corpus").glob("*.jsonl")):
+        missing = ["corpus/*.jsonl"]
+    if missing:
+        raise FileNotFoundError(errno.ENOENT, "the course's data is not in this install (it lacks "
+                                f"{', '.join(missing)}); reinstall react_teach, or set REACT_TEACH_DATA to a "
+                                "copy of its data/ folder", str(root or "react_teach.course_data"))
+    return root
 
 
 def read_jsonl(path: str | Path) -> list[dict]:

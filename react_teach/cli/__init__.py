@@ -10,6 +10,7 @@ and `doctor`; here are the parser and the course's own verbs.
     python -m react_teach label runs/react.jsonl
     python -m react_teach world build --seed 1 --size 300 --out world1
     python -m react_teach doctor
+    python -m react_teach notebooks my_course
 
 Bad use (unknown verb, method, spec, missing or malformed file, a number out of range) prints one line on stderr
 and exits with status 2; nothing is written before the input has been checked.
@@ -146,6 +147,29 @@ def cmd_doctor(a) -> int:
     return doctor(a.llm)
 
 
+def cmd_notebooks(a) -> int:
+    """Copy the course's notebooks (and their reference solutions) out of the installed package into a folder;
+    they run there against the installed package. Existing files are never overwritten."""
+    import importlib.resources
+    import shutil
+
+    root = Path(str(importlib.resources.files("react_teach.course_notebooks")))
+    wanted = [(p, Path(a.dir) / p.name) for p in sorted(root.glob("[0-9][0-9]_*.ipynb"))]
+    wanted += [(p, Path(a.dir) / "solutions" / p.name) for p in sorted((root / "solutions").glob("[0-9][0-9]_*.py"))]
+    if not wanted:
+        raise UsageError(f"this install has no notebooks (looked in {root}); reinstall react_teach")
+    there = [str(target) for _, target in wanted if target.exists()]
+    if there:
+        raise UsageError(f"{there[0]} already exists{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}; "
+                         "nothing copied: give a new or empty folder")
+    for source, target in wanted:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    print(f"copied {sum(t.suffix == '.ipynb' for _, t in wanted)} notebooks and their solutions to {a.dir}; "
+          f"open them with: jupyter lab {a.dir}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="python -m react_teach", description="ReAct, built from the bare loop up.")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=Parser)
@@ -202,6 +226,10 @@ def parser() -> argparse.ArgumentParser:
     q.set_defaults(fn=cmd_label)
 
     cli_world.add(sub)  # world build and finetune: the generated world and the models trained on it
+
+    q = sub.add_parser("notebooks", help="copy the course's notebooks into a folder, to run on this install")
+    q.add_argument("dir", help="a new or empty folder")
+    q.set_defaults(fn=cmd_notebooks)
 
     q = sub.add_parser("doctor", help="check the install: model, stop sequence, wiki, exemplars")
     q.add_argument("--llm")

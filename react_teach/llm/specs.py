@@ -15,7 +15,6 @@ from react_teach.llm import LLM, Completion, LLMError, Usage, cut_at_stop
 from . import adapters
 from .cassette import CachedLLM, Cassette
 from .local import DEFAULT_LOCAL, LocalLLM, bundled_path
-from .remote import OpenAILLM
 
 
 class ScriptLLM:
@@ -90,6 +89,7 @@ def _local_target(target: str) -> tuple[Path, Path | None]:
 
 
 def _openai(rest: str, completions) -> tuple[LLM, bool]:
+    from .remote import OpenAILLM  # the openai SDK takes most of a second to import: only when a spec names it
     return OpenAILLM(rest), True  # OPENAI_API_KEY goes to api.openai.com and nowhere else
 
 
@@ -98,6 +98,7 @@ def _compatible(rest: str, completions) -> tuple[LLM, bool]:
     model, _, query = model.partition("?")
     if not model or (query and not query.startswith("mode=")):
         raise LLMError(f"write openai-compatible:BASE_URL#MODEL (optionally ?mode=chat), not {rest!r}")
+    from .remote import OpenAILLM  # the openai SDK takes most of a second to import: only when a spec names it
     # its key is REACT_TEACH_COMPATIBLE_KEY, never OpenAI's: a local server must not see a paid key
     return OpenAILLM(model, base_url=base_url, mode=query.removeprefix("mode=") or None), True
 

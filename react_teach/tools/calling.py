@@ -75,17 +75,32 @@ def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
     return chat
 
 
-def openai_chat(model: str, base_url: str | None = None, api_key: str | None = None) -> Chat:
-    """OpenAI's tools API (or a compatible server's)."""
+def openai_chat(model: str, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0,
+                max_tokens: int = 200) -> Chat:
+    """OpenAI's tools API (or a compatible server's), on the same bounded SDK client as `OpenAILLM`: one deadline
+    per turn, a capped answer, and OPENAI_API_KEY for api.openai.com only (a compatible server gets
+    REACT_TEACH_COMPATIBLE_KEY, or no key)."""
+    # the SDK takes most of a second to import, and only this function of the course's tools needs it
     import openai
 
-    client = openai.OpenAI(base_url=base_url, api_key=api_key)
+    from react_teach.llm import remote
+
+    key = remote.keys(base_url, api_key)
+    client = remote.client(base_url or remote.OPENAI_URL, key)
+    name = f"openai-compatible:{base_url}#{model}" if base_url else f"openai:{model}"
 
     def chat(messages, tools):
-        r = client.chat.completions.create(model=model, messages=messages, tools=tools, temperature=0.0,
-                                           max_tokens=200)
+        with remote.limits(timeout, 65536 + max_tokens * remote.BODY_BYTES_PER_TOKEN):
+            try:
+                r = client.chat.completions.create(model=model, messages=messages, tools=tools, temperature=0.0,
+                                                   max_tokens=max_tokens)
+            except openai.OpenAIError as e:
+                raise remote.translate(e, name, key, base_url, timeout) from None
+        if not getattr(r, "choices", None):
+            raise llm_mod.LLMError(f"{name}: the server answered 200 but not with a chat completion")
         u = r.usage
-        return r.choices[0].message.model_dump(exclude_none=True), Usage(u.prompt_tokens, 0, u.completion_tokens)
+        return r.choices[0].message.model_dump(exclude_none=True), Usage(getattr(u, "prompt_tokens", 0) or 0, 0,
+                                                                         getattr(u, "completion_tokens", 0) or 0)
     return chat
 
 

@@ -164,3 +164,29 @@ def test_label_shows_terminal_escapes_instead_of_obeying_them(tmp_path, capsys):
 def test_unknown_verbs_are_one_line_too(capsys):
     assert "invalid choice: 'fly'" in refused(capsys, "fly")
     assert "the following arguments are required: --out" in refused(capsys, "run")
+
+
+def test_an_install_without_its_data_is_refused_not_an_empty_wiki(tmp_path, capsys, monkeypatch):
+    """A data folder without the corpus once gave `Could not find High Plains. Similar: [].` (issue 23)."""
+    monkeypatch.setenv("REACT_TEACH_DATA", str(tmp_path))
+    err = refused(capsys, "wiki", "search", "High Plains")
+    assert "the course's data is not in this install" in err and "corpus" in err
+    for name in ("corpus", "exemplars", "runs", "labels", "models"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "hotpotqa_course.jsonl").write_text("")
+    (tmp_path / "fever_course.jsonl").write_text("")
+    assert "corpus/*.jsonl" in refused(capsys, "wiki", "search", "High Plains")  # an empty corpus is no corpus
+
+
+def test_notebooks_are_copied_out_and_never_overwritten(tmp_path, capsys):
+    target = tmp_path / "course"
+    assert cli.main(["notebooks", str(target)]) == 0
+    sources = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert sorted(p.name for p in target.glob("*.ipynb")) == sources and len(sources) == 18
+    assert (target / "solutions" / "01_the_bare_loop.py").read_text() == \
+        (ROOT / "notebooks" / "solutions" / "01_the_bare_loop.py").read_text()
+    mine = target / "03_a_world_no_one_has_read.ipynb"
+    mine.write_text("my own work")
+    capsys.readouterr()
+    assert "already exists" in refused(capsys, "notebooks", target)
+    assert mine.read_text() == "my own work"  # nothing lost

@@ -1,12 +1,16 @@
 """Tools after ReAct: tool calling on the same environment, and a calculator that is safe."""
 import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from conftest import send_json
 
 from react_teach.tools.calculator import calculate, calculator_tool
-from react_teach.tools.calling import local_chat, tool_calling
+from react_teach.tools.calling import local_chat, openai_chat, tool_calling
 from react_teach.data import load_exemplars
-from react_teach.llm import Usage
+from react_teach.llm import LLMError, Usage
 from react_teach.trajectory import Trajectory
 from react_teach.wiki import LocalWiki
 
@@ -99,3 +103,64 @@ def test_the_calculator_answers_overflow_complex_and_infinite_results_with_a_str
         out = calculator_tool(f"calculate[{expression}]")
         assert out.startswith("Calculator error:"), (expression, out)
     assert calculator_tool("calculate[7/2]") == "3.5"
+
+
+class _ToolServer(BaseHTTPRequestHandler):
+    """A chat endpoint that calls `search` once, then `finish`; or, in "drip" mode, sends a byte at a time."""
+
+    seen, mode = [], "ok"
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append((dict(self.headers), body))
+        if type(self).mode == "drip":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            try:
+                for _ in range(40):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.25)
+            except OSError:
+                pass
+            return
+        done = any(m["role"] == "tool" for m in body["messages"])
+        name, args = ("finish", {"answer": "Arthur's Magazine"}) if done else ("search", {"entity": "Arthur's Magazine"})
+        call = {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        send_json(self, {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
+                         "choices": [{"index": 0, "finish_reason": "tool_calls",
+                                      "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
+                         "usage": {"prompt_tokens": 50, "completion_tokens": 7, "total_tokens": 57}})
+
+    def log_message(self, *a):
+        pass
+
+
+@pytest.fixture
+def tool_server():
+    _ToolServer.seen, _ToolServer.mode = [], "ok"
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _ToolServer)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_port}/v1"
+    srv.shutdown()
+
+
+def test_openai_chat_runs_the_tools_api_through_the_bounded_client(tool_server, wiki, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-openai")
+    monkeypatch.setenv("REACT_TEACH_COMPATIBLE_KEY", "local-key")
+    t = tool_calling("Which magazine was started first?", openai_chat("m", base_url=tool_server), wiki)
+    assert [s.action for s in t.steps] == ["search[Arthur's Magazine]", "finish[Arthur's Magazine]"]
+    assert t.answer == "Arthur's Magazine" and t.usage.prompt_tokens == 100
+    headers, body = _ToolServer.seen[-1]
+    assert headers["Authorization"] == "Bearer local-key" and "sk-secret-openai" not in json.dumps(headers)
+    assert [x["function"]["name"] for x in body["tools"]] == ["search", "lookup", "finish"]
+    assert body["messages"][-1]["role"] == "tool"  # the observation went back as a tool message
+
+
+def test_openai_chat_keeps_the_deadline(tool_server):
+    _ToolServer.mode = "drip"
+    started = time.perf_counter()
+    with pytest.raises(LLMError, match="no complete answer within 1 s"):
+        openai_chat("m", base_url=tool_server, timeout=1.0)([{"role": "user", "content": "Q"}], [])
+    assert time.perf_counter() - started < 2.0
