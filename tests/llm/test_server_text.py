@@ -172,12 +172,13 @@ def test_credentials_in_a_url_are_never_written(tmp_path):
     out = tmp_path / "o.jsonl"
     with Loopback(lambda path, body: (200, answer(" Paris"))) as server:
         url = server.url.replace("http://", "http://learner:hunter2pw@")
-        for args in (["run", "--method", "standard", "--n", "1", "--out", out], ["ask", "Q?", "--method", "standard"]):
-            for spec in (f"openai-compatible:{url}#m", f"record:{tmp_path / 't.jsonl'}::openai-compatible:{url}#m",
-                         f"openai-compatible:{url}"):
-                p = cli(*args, "--llm", spec, env={"REACT_TEACH_CACHE": tmp_path / "cache"})
-                assert "user name or password in a URL" in one_line_refusal(p)
-                assert "hunter2pw" not in p.stderr + p.stdout and "http://***@127.0.0.1" in p.stderr
+        run = ["run", "--method", "standard", "--n", "1", "--out", out]
+        ask = ["ask", "Q?", "--method", "standard"]
+        for args, spec in ((run, f"openai-compatible:{url}#m"), (ask, f"openai-compatible:{url}"),
+                           (ask, f"record:{tmp_path / 't.jsonl'}::openai-compatible:{url}#m")):
+            p = cli(*args, "--llm", spec, env={"REACT_TEACH_CACHE": tmp_path / "cache"})
+            assert "user name or password in a URL" in one_line_refusal(p)
+            assert "hunter2pw" not in p.stderr + p.stdout and "http://***@127.0.0.1" in p.stderr
         assert not server.requests and not out.exists() and not (tmp_path / "t.jsonl").exists()
 
 
