@@ -40,7 +40,7 @@ from react_teach import llm as llm_mod
 from react_teach.llm import LLM, Usage, cut_at_stop
 from react_teach.loop import Loop
 from react_teach.score import majority
-from react_teach.trajectory import Step, Trajectory
+from react_teach.trajectory import Step, Trajectory, render_step
 from react_teach import wiki as wiki_mod
 from react_teach.wiki import WikiEnv
 
@@ -136,7 +136,7 @@ class Agent(Loop):
                 self.trajectory.n_badcalls += 1
                 self.trajectory.extra.setdefault("bad_steps", []).append(i)  # format adherence, step by step
                 thought = text.strip().split("\n")[0].strip()
-                step = Step(thought, self.call(self.transcript() + f"Thought {i}: {thought}\nAction {i}:",
+                step = Step(thought, self.call(self.transcript() + render_step(i, Step(thought)) + f"Action {i}:",
                                                ["\n"]).strip())
         step.invented = invented
         return step
@@ -157,7 +157,7 @@ class Agent(Loop):
         if self.method == "act":
             thought = None
         if action is None:  # the model writes the action under your thought, with the rules of a re-ask
-            cue = f"Thought {k}: {thought}\nAction {k}:" if thought is not None else f"Action {k}:"
+            cue = render_step(k, Step(thought)) + f"Action {k}:"  # the one renderer: your thought is one line
             action = self.call(self.transcript() + cue, ["\n"]).strip()
         return Step(thought, action, author="human")
 
@@ -180,7 +180,7 @@ def _answer_from(text: str) -> str | None:
 def one_call(method: str, question: str, llm: LLM, task: str, temperature: float = 0.0, n: int = 1,
               prefix: str | None = None) -> list[Trajectory]:
     """Standard and CoT: one completion per sample, the answer read off the text."""
-    header = ("Claim: " if task == "fever" else "Question: ") + question + "\n"
+    header = Trajectory(question, task=task).render()  # the one renderer: a question is one line
     cue = "Thought:" if method == "cot" else "Answer:"
     prefix = prompt_prefix(llm, method, task) if prefix is None else prefix
     started = time.perf_counter()

@@ -24,6 +24,7 @@ import errno
 import importlib.resources
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -52,6 +53,31 @@ def write_atomic(path: str | Path, text: str) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
+def parse_json(text: str):
+    """One JSON value, or ValueError("not JSON (why)") however the text fails: bad syntax (the line is named), an
+    integer longer than Python will read (4300 digits), or nesting so deep the decoder runs out of stack. Every
+    reader of a file or a server's answer parses through this, so that none of them can crash on its input.
+
+    >>> parse_json("[" * 100000)
+    Traceback (most recent call last):
+    ...
+    ValueError: not JSON (nested too deep)
+    >>> parse_json('{"n": ' + "9" * 5000 + '}')
+    Traceback (most recent call last):
+    ...
+    ValueError: not JSON (an integer of more than 4300 digits)
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON ({e.msg}{f' on line {e.lineno}' if e.lineno > 1 else ''})") from None
+    except RecursionError:  # JSON nested thousands deep
+        raise ValueError("not JSON (nested too deep)") from None
+    except ValueError:  # the only other one json raises: an integer too long to convert (Python's int limit)
+        raise ValueError(f"not JSON (an integer of more than {sys.get_int_max_str_digits() or 4300} digits)") \
+            from None
+
+
 def parse_jsonl(text: str) -> list[tuple[int, object]]:
     """(line number, record) for each non-blank line of JSONL text; a line that is not JSON gives a ValueError in
     its record's place. A results file's header line is left out: it describes the file, it is not a record."""
@@ -60,11 +86,9 @@ def parse_jsonl(text: str) -> list[tuple[int, object]]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = parse_json(line)
         except ValueError as e:
-            rec = ValueError(f"not JSON ({getattr(e, 'msg', e)})")
-        except RecursionError:  # JSON nested thousands deep: a bad line, not a crash of the reader
-            rec = ValueError("not JSON (nested too deep)")
+            rec = e
         if not (isinstance(rec, dict) and RESULTS_HEADER in rec):
             out.append((k, rec))
     return out
@@ -132,9 +156,9 @@ def read_questions(path: str | Path) -> list[dict]:
     text = path.read_text(encoding="utf-8")
     if text.lstrip().startswith("["):
         try:
-            rows = json.loads(text)
+            rows = parse_json(text)
         except ValueError as e:
-            raise ValueError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
+            raise ValueError(f"{path}: {e}") from None
     else:
         rows = read_jsonl(path)
     if not rows:
@@ -163,9 +187,9 @@ def read_questions(path: str | Path) -> list[dict]:
 def hotpotqa_articles(path: str | Path) -> list[dict]:
     """Corpus articles from the contexts of a HotpotQA distractor file (title and sentences of each paragraph)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(Path(path).read_text(encoding="utf-8"))
     except ValueError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from None
+        raise ValueError(f"{path}: {e}") from None
     seen, out = set(), []
     for i, q in enumerate(data if isinstance(data, list) else [None]):
         context = q.get("context") if isinstance(q, dict) else None
@@ -189,7 +213,7 @@ def read_prompts(path: str | Path, key: str) -> str | list[dict]:
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     try:
-        whole = json.loads(text)
+        whole = parse_json(text)
     except ValueError:
         whole = None
     if isinstance(whole, dict) and "steps" not in whole:  # the paper's file; one exemplar alone has steps

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import time
 
-from react_teach.llm import LLM
+from react_teach.llm import LLM, cut_at_stop
 from react_teach.trajectory import Step, Trajectory
 
 
@@ -96,7 +96,9 @@ class Loop:
         t.n_calls += 1
         t.usage = t.usage + c.usage
         t.seconds += time.perf_counter() - started
-        return c.text
+        # The stop is applied here too: a server that ignores it (or a cassette recorded from one) must not get
+        # an invented "Observation i:" line into the transcript. Every agent's model text passes this line.
+        return cut_at_stop(c.text, stop)[0]
 
     def think_act(self) -> Step:
         """The model writes the next step; asking again before `observe` costs nothing."""

@@ -76,3 +76,62 @@ def send_json(handler, obj, code: int = 200) -> None:
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)
+
+
+class Loopback:
+    """An OpenAI-compatible server on 127.0.0.1 that answers what a test decides: `reply(path, body)` returns
+    (status, JSON-able object, or bytes sent as they are). Every request's path and body is kept in `requests`.
+
+        with Loopback(lambda path, body: (200, {"choices": [{"text": " Paris"}]})) as server:
+            OpenAILLM("m", base_url=server.url).complete("Q")
+    """
+
+    def __init__(self, reply):
+        import json
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        outer = self
+        self.reply, self.requests = reply, []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append((self.path, body))
+                status, answer = outer.reply(self.path, body)
+                if isinstance(answer, bytes):
+                    self.send_response(status)
+                    self.send_header("Content-Length", str(len(answer)))
+                    self.end_headers()
+                    self.wfile.write(answer)
+                else:
+                    send_json(self, answer, status)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def cli(*args, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """`python -m react_teach ARGS` in a real process (the test's own cache folder, no key from the caller)."""
+    full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "REACT_TEACH_COMPATIBLE_KEY",
+                                                             "REACT_TEACH_LLM")}
+    return subprocess.run([sys.executable, "-m", "react_teach", *map(str, args)], env={**full, **(env or {})},
+                          cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def one_line_refusal(p: subprocess.CompletedProcess) -> str:
+    """The one line a refused command printed (exit 2, no traceback)."""
+    assert p.returncode == 2, (p.returncode, p.stdout[-500:], p.stderr[-2000:])
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
+    return p.stderr

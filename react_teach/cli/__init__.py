@@ -29,7 +29,7 @@ from react_teach import llm, methods
 from react_teach.ablate import DERIVE, exemplar_prompt
 from react_teach.data import COURSE_SETS, data_dir, hotpotqa_articles, read_prompts, read_questions
 from react_teach.failures import label_file
-from react_teach.llm import LLMError
+from react_teach.llm import LLMError, hide_credentials
 from react_teach.methods import solve
 from react_teach.runs import questions_sha256, run
 from react_teach.score import summarize, summary_line
@@ -41,6 +41,25 @@ from .doctor import doctor
 from .specs import open_wiki
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal escapes from an input file are shown, not obeyed
+# What the terminal must never be sent: C0 and C1 controls (ESC starts every escape sequence; \x9b is CSI on its own)
+# and the bidirectional overrides that make text read differently from how it is stored. Line feed, tab and the
+# carriage return of the progress bar stay; untrusted one-line text (ids, errors) has its line breaks joined first.
+TERMINAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+class Printable:
+    """A text stream that shows a control character as "?" instead of passing it to the terminal. Everything the
+    command line prints goes through one: question ids, server errors and page text are untrusted."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(TERMINAL.sub("?", text))
+        return len(text)
+
+    def __getattr__(self, name):  # flush, isatty, encoding, fileno: the real stream's
+        return getattr(self.inner, name)
 
 
 class UsageError(Exception):
@@ -57,7 +76,11 @@ def _llm(spec: str | None):
 
 
 def _wiki(spec: str | None, method: str):
-    return open_wiki(spec or "local") if methods.needs_wiki(method) else None
+    if not methods.needs_wiki(method):
+        if spec:  # refused rather than ignored: whoever wrote it expects the wiki to be used
+            raise UsageError(f"--method {method} uses no wiki; leave out --wiki {spec}")
+        return None
+    return open_wiki(spec or "local")
 
 
 def _positive(a, *names) -> None:
@@ -69,6 +92,8 @@ def _positive(a, *names) -> None:
 
 def cmd_ask(a) -> int:
     _positive(a, "max_steps", "samples")
+    if not a.question.strip():
+        raise UsageError("the question is empty; ask something, like \"Who wrote Hamlet?\"")
     t = solve(a.method, one_line(a.question), llm=_llm(a.llm), wiki=_wiki(a.wiki, a.method), task=a.task,
               max_steps=a.max_steps, n=a.samples)
     if a.json:
@@ -93,12 +118,13 @@ def cmd_run(a) -> int:
     if any(need not in q for q in questions):
         raise UsageError(f"{path.name} holds {other}s, not {need}s: use --task "
                          f"{'hotpotqa' if a.task == 'fever' else 'fever'}")
+    wiki = _wiki(a.wiki, a.method)
     rows = run(a.method, questions[: a.n], a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
-               wiki=_wiki(a.wiki, a.method), concurrency=a.concurrency, n_samples=a.samples,
+               wiki=wiki, concurrency=a.concurrency, n_samples=a.samples,
                questions_sha=questions_sha256(path), force_resume=a.force_resume)
     failed = [r for r in rows if "error" in r]
     for r in failed:
-        print(f"question {r['id']} failed: {r['error']}", file=sys.stderr)
+        print(one_line(f"question {r['id']} failed: {r['error']}"), file=sys.stderr)
     s = summarize(rows)[a.method]
     print(f"calls={s['calls']} badcalls={s['badcalls']} prompt_tokens={s['prompt_tokens']} "
           f"cached_tokens={s['cached_tokens']} completion_tokens={s['completion_tokens']} seconds={s['seconds']}")
@@ -238,6 +264,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Printable(sys.stdout), Printable(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str] | None) -> int:
     p = parser()
     a = p.parse_args(argv)
     for name in ("questions", "prompts", "file", "db", "from_hotpotqa", "from_jsonl"):
@@ -249,11 +284,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return a.fn(a)
     except (UsageError, LLMError, ValueError) as e:  # ValueError: malformed input files, refused run files
-        p.exit(2, f"{p.prog}: error: {one_line(str(e))}\n")
+        p.exit(2, f"{p.prog}: error: {hide_credentials(one_line(str(e)))}\n")
     except OSError as e:  # a folder given as a file, no permission, a full disk: where and why, in one line
-        p.exit(2, f"{p.prog}: error: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}\n")
+        where = f"{e.filename}: " if e.filename else ""
+        p.exit(2, f"{p.prog}: error: {hide_credentials(one_line(f'{where}{e.strerror or e}'))}\n")
     except sqlite3.DatabaseError as e:  # our own storage failed: never an observation, never a traceback
-        p.exit(2, f"{p.prog}: error: the wiki database failed: {e}\n")
+        p.exit(2, f"{p.prog}: error: the wiki database failed: {one_line(str(e))}\n")
     except KeyboardInterrupt:
         return 130
 

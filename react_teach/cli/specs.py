@@ -30,7 +30,7 @@ def open_wiki(spec: str = "local") -> Wiki:
 
 def _world(rest: str) -> Wiki:
     seed, _, size = rest.partition(":")
-    return world.wiki(world.generate(world.parse_seed(seed), world.parse_seed(size) if size else world.SIZE))
+    return world.wiki(world.generate(world.parse_seed(seed), world.parse_seed(size, "size") if size else world.SIZE))
 
 
 KINDS = {"local": lambda rest: LocalWiki(rest) if rest else LocalWiki.course(),

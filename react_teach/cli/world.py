@@ -22,7 +22,7 @@ from react_teach.llm.adapters import models_dir
 
 
 def cmd_world(a) -> int:
-    seed, size = world.parse_seed(a.seed), world.parse_seed(a.size)
+    seed, size = world.parse_seed(a.seed, "--seed"), world.parse_seed(a.size, "--size")
     world.check_seed(seed, size)
     started = time.perf_counter()
     counts = world.build(seed, size, a.out)

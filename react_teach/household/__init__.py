@@ -41,7 +41,7 @@ from .env import NOTHING, OK, HouseholdEnv, expert
 from .tasks import TASK_TYPES, Task, generate, kind, listing
 from react_teach.llm import LLM
 from react_teach.loop import Loop
-from react_teach.trajectory import Step, Trajectory
+from react_teach.trajectory import Step, Trajectory, one_line
 
 __all__ = ["NOTHING", "OK", "TASK_TYPES", "MAX_STEPS", "Task", "generate", "kind", "listing", "HouseholdEnv",
            "expert", "is_thought", "render", "play", "exemplars", "prompt", "HouseholdAgent"]
@@ -57,7 +57,8 @@ def render(trajectory: Trajectory) -> str:
     """The ALFWorld transcript: the intro, then ``> action`` and its observation, one line each."""
     out = trajectory.question + "\n"
     for s in trajectory.steps:
-        out += f"> think: {s.thought}\n" if s.action is None else f"> {s.action}\n"
+        # a thought or an action is one line, whoever wrote it (an edit may hold a line break)
+        out += f"> think: {one_line(s.thought)}\n" if s.action is None else f"> {one_line(s.action)}\n"
         if s.observation is not None:
             out += s.observation + "\n"
     return out

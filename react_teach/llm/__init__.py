@@ -40,6 +40,7 @@ A completion carries its cost, and a stored one is read back only in the shape i
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Protocol, Sequence
 
@@ -101,6 +102,19 @@ def cut_at_stop(text: str, stop: Sequence[str] | None) -> tuple[str, bool]:
     return (text[: min(cuts)], True) if cuts else (text, False)
 
 
+USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s]*@")
+
+
+def hide_credentials(text: str) -> str:
+    """`text` with the user name and password of every URL in it replaced by ``***``: a URL written into a run
+    file, a cassette or a message must never carry them.
+
+    >>> hide_credentials("openai-compatible:http://me:pw@127.0.0.1:8080/v1#m")
+    'openai-compatible:http://***@127.0.0.1:8080/v1#m'
+    """
+    return USERINFO.sub(r"\1***@", str(text))
+
+
 # name -> the module of this package that defines it. A module-level __getattr__ (PEP 562) imports that module on
 # first use: the backends carry heavy imports (llama.cpp's bindings, an HTTP client) that a Trajectory, an Agent
 # handed a model, or a widget should not pay for.
@@ -110,7 +124,8 @@ LAZY = {**dict.fromkeys(("ScriptLLM", "from_spec", "default", "SPEC_HELP", "BUIL
         **dict.fromkeys(("OpenAILLM", "CHAT_SYSTEM"), "remote"),
         **dict.fromkeys(("adapters", "cassette", "local", "remote", "specs"), None)}
 
-__all__ = ["LLM", "Completion", "LLMError", "PromptError", "Usage", "completions_from_json", "cut_at_stop", *LAZY]
+__all__ = ["LLM", "Completion", "LLMError", "PromptError", "Usage", "completions_from_json", "cut_at_stop",
+           "hide_credentials", *LAZY]
 
 
 def __getattr__(name: str):

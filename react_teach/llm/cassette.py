@@ -19,7 +19,7 @@ import os
 import warnings
 from pathlib import Path
 
-from react_teach.data import cache_dir, write_atomic
+from react_teach.data import cache_dir, parse_json, write_atomic
 from react_teach.llm import LLM, Completion, LLMError, completions_from_json
 
 
@@ -79,7 +79,7 @@ class Cassette:
                 if not line.strip():
                     continue
                 try:
-                    e = json.loads(line)
+                    e = parse_json(line)
                     completions_from_json(e["completions"], e["request"]["n"])
                     self.entries[e["key"]] = e
                 except (ValueError, KeyError, TypeError):
@@ -98,9 +98,14 @@ class Cassette:
                            f"temperature={temperature}, max_tokens={max_tokens}, n={n}, "
                            f"prompt ending {prompt[-80:]!r}")
         out = self.inner.complete(prompt, stop=stop, temperature=temperature, max_tokens=max_tokens, n=n)
-        self.entries[key] = {"key": key, "request": {"prompt": prompt, "stop": list(stop or []),
-                                                     "temperature": temperature, "max_tokens": max_tokens, "n": n},
-                             "completions": [c.to_json() for c in out]}
+        entry = {"key": key, "request": {"prompt": prompt, "stop": list(stop or []), "temperature": temperature,
+                                         "max_tokens": max_tokens, "n": n},
+                 "completions": [c.to_json() for c in out]}
+        try:  # never write what the reader would refuse: one such line would make the whole cassette unusable
+            completions_from_json(parse_json(json.dumps(entry, ensure_ascii=False))["completions"], n)
+        except ValueError as e:
+            raise LLMError(f"{self.inner.name} answered what a cassette cannot replay ({e}); not recorded") from None
+        self.entries[key] = entry
         write_atomic(self.path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self.entries.values()))
         return out
 
@@ -124,7 +129,7 @@ class CachedLLM:
         key = request_key(self.name, prompt, stop, temperature, max_tokens, n)
         path = self.folder / key[:2] / f"{key}.json"
         try:
-            out = completions_from_json(json.loads(path.read_text(encoding="utf-8")), n)
+            out = completions_from_json(parse_json(path.read_text(encoding="utf-8")), n)
             self.hits += 1
             for c in out:
                 c.usage.seconds = 0.0

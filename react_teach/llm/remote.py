@@ -25,6 +25,7 @@ import contextlib
 import contextvars
 import json
 import os
+import re
 import threading
 import time
 import urllib.parse
@@ -34,7 +35,7 @@ import httpx2
 import openai
 
 from react_teach.trajectory import Usage, one_line
-from react_teach.llm import Completion, LLMError, PromptError, cut_at_stop
+from react_teach.llm import Completion, LLMError, PromptError, cut_at_stop, hide_credentials
 
 OPENAI_URL = "https://api.openai.com/v1"
 # The recipe for chat models: the whole transcript goes in one user message, and the model is told to continue it.
@@ -47,6 +48,7 @@ BODY_BYTES_PER_TOKEN = 256  # JSON escapes can turn one character into six bytes
 # Headers that carry a credential or name an OpenAI account. The SDK fills them from the environment
 # (OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_CUSTOM_HEADERS, ...); the transport replaces them with the model's own.
 CREDENTIALS = ("authorization", "openai-organization", "openai-project", "x-api-key", "api-key")
+PIECE = 8  # any run of this many characters of our key, echoed by a server, is blanked out as if it were all of it
 
 
 # -- the limits of one call, and how the transport stops it. The errors subclass openai.OpenAIError on purpose:
@@ -179,6 +181,7 @@ def _shut(sock) -> None:
 def client(base_url: str, key: str, max_retries: int = 2) -> openai.OpenAI:
     """The SDK's client for `base_url`, sending `key` (or no key when it is empty) and nothing else, through
     `Bounded`. Call it inside `with limits(...)`; notebook 13's tools API uses the same client."""
+    check_url(base_url)
     http = httpx2.Client(transport=Bounded(base_url, key), follow_redirects=False, trust_env=False)
     # The SDK insists on a key and would read OPENAI_API_KEY when given none: give it a placeholder, which the
     # transport replaces with the real key or removes.
@@ -197,9 +200,41 @@ def keys(base_url: str | None, api_key: str | None) -> str:
     return key
 
 
+def mask(text: str, key: str | None) -> str:
+    """`text` with our key blanked out however the server echoed it: whole, broken across lines or spaces, or in
+    pieces of `PIECE` characters or more (a server that cuts its own message leaves part of a key). It runs on the
+    server's text before anything cuts or joins it: a cut first leaves half a key that no replace finds again.
+
+    >>> mask("bad key sk-abcdef\\nghijkl, try again", "sk-abcdefghijkl")
+    'bad key ***, try again'
+    >>> mask("you sent: ...efghijkl", "sk-abcdefghijkl")
+    'you sent: ...***'
+    """
+    text = str(text)
+    if not key:
+        return text
+    text = re.sub(r"\s*".join(map(re.escape, key)), "***", text)
+    n = min(PIECE, len(key))
+    pieces = {key[i:i + n] for i in range(len(key) - n + 1)}
+    hidden = bytearray(len(text))
+    for i in range(len(text) - n + 1):
+        if text[i:i + n] in pieces:
+            hidden[i:i + n] = b"\1" * n
+    out, k = [], 0
+    while k < len(text):
+        if hidden[k]:
+            while k < len(text) and hidden[k]:
+                k += 1
+            out.append("***")
+        else:
+            out.append(text[k])
+            k += 1
+    return "".join(out)
+
+
 def server_message(e: openai.APIStatusError, key: str) -> str:
-    """The server's own message, one line, at most 200 characters, our key blanked out before the cut (a key cut
-    in half would show its first half)."""
+    """The server's own message, one line, at most 200 characters, our key blanked out before the text is joined
+    into one line or cut (a key cut in half, or split by a line break, would show)."""
     body = e.body
     msg = body.get("message") if isinstance(body, dict) and "message" in body else None
     if msg is None:
@@ -207,8 +242,15 @@ def server_message(e: openai.APIStatusError, key: str) -> str:
             msg = e.response.text
         except (httpx2.HTTPError, UnicodeDecodeError):
             msg = ""
-    msg = one_line(str(msg))
-    return (msg.replace(key, "***") if key else msg).strip()[:200]
+    return one_line(mask(msg, key)).strip()[:200]
+
+
+def check_url(base_url: str | None) -> None:
+    """Refuse a base URL that carries a user name or password: it would be written wherever the model's name is
+    (run headers, cassettes, error messages). The message shows the URL without them."""
+    if base_url and urllib.parse.urlsplit(base_url).netloc.rpartition("@")[1]:
+        raise LLMError(f"{hide_credentials(base_url)}: a user name or password in the URL would be written into "
+                       "run files and messages; give the key in REACT_TEACH_COMPATIBLE_KEY instead")
 
 
 def translate(e: Exception, name: str, key: str, base_url: str | None, timeout: float,
@@ -222,7 +264,7 @@ def translate(e: Exception, name: str, key: str, base_url: str | None, timeout: 
     if isinstance(e, openai.APITimeoutError):
         return LLMError(f"{name}: no complete answer within {timeout:g} s")
     if isinstance(e, openai.APIConnectionError):
-        where = f" at {base_url}" if base_url else ""
+        where = f" at {hide_credentials(base_url)}" if base_url else ""
         cause = type(e.__cause__).__name__ if e.__cause__ else type(e).__name__
         return LLMError(f"{name}: cannot reach the server{where}; is it running? ({cause})")
     if isinstance(e, openai.APIStatusError):
@@ -250,6 +292,7 @@ class OpenAILLM:
         if mode is None:
             completion_only = ("instruct", "davinci", "babbage")
             mode = "completion" if base_url or any(w in model for w in completion_only) else "chat"
+        check_url(base_url)  # first: every message below may show the URL
         if mode not in ("chat", "completion"):
             raise LLMError(f"mode must be chat or completion, not {mode!r}")
         url = urllib.parse.urlsplit(base_url or OPENAI_URL)
@@ -272,7 +315,23 @@ class OpenAILLM:
                                               max_tokens=max_tokens, n=n, **extra)
 
     def complete(self, prompt, *, stop=None, temperature=0.0, max_tokens=100, n=1):
+        """Exactly `n` completions, each cut at the first stop sequence on our side too (a server may ignore
+        `stop`). A server that sends more choices than asked has the extra ones dropped; one that sends fewer (many
+        ignore `n`) is asked again for the rest."""
         started = time.perf_counter()
+        texts, usage = [], Usage()
+        while len(texts) < n:
+            more, u = self._ask(prompt, stop, temperature, max_tokens, n - len(texts))
+            texts, usage = texts + more[: n - len(texts)], usage + u
+        usage.seconds = time.perf_counter() - started
+        out = []
+        for i, (text, reason) in enumerate(texts):
+            text, cut = cut_at_stop(text, stop)
+            # usage covers the whole request: give it to the first completion so sums stay right
+            out.append(Completion(text, usage if i == 0 else Usage(), "stop" if cut else reason))
+        return out
+
+    def _ask(self, prompt, stop, temperature, max_tokens, n):
         with limits(self.timeout, 65536 + n * max_tokens * BODY_BYTES_PER_TOKEN):
             try:
                 try:
@@ -280,20 +339,13 @@ class OpenAILLM:
                 except openai.BadRequestError as e:
                     if not (stop and not self.client_side_stop and "stop" in server_message(e, self.key).lower()):
                         raise
-                    # This server refuses stop sequences: ask without them and cut at the stop ourselves.
+                    # This server refuses stop sequences: ask without them (the cut in `complete` does the rest).
                     self.client_side_stop = True
                     r = self._create(prompt, stop, temperature, max_tokens, n)
             except openai.OpenAIError as e:
                 raise translate(e, self.name, self.key, self.base_url, self.timeout,
                                 f"no model {self.model!r} (or no {self.mode} endpoint)") from None
-        texts, usage = self._parse(r, max_tokens)
-        usage.seconds = time.perf_counter() - started
-        out = []
-        for i, (text, reason) in enumerate(texts):
-            text, cut = cut_at_stop(text, stop) if self.client_side_stop else (text, False)
-            # usage covers the whole request: give it to the first completion so sums stay right
-            out.append(Completion(text, usage if i == 0 else Usage(), "stop" if cut else reason))
-        return out
+        return self._parse(r, max_tokens)
 
     def _parse(self, r, max_tokens: int) -> tuple[list[tuple[str, str]], Usage]:
         """Texts and usage from what the SDK built. It builds without validating (servers differ), and gives back
@@ -301,9 +353,8 @@ class OpenAILLM:
         choices = getattr(r, "choices", None)
         if not isinstance(choices, list):
             shown = r if isinstance(r, str) else json.dumps(r.to_dict() if hasattr(r, "to_dict") else str(r))
-            shown = shown.replace(self.key, "***") if self.key else shown
             raise LLMError(f"{self.name}: the server answered 200 but not with a completion: "
-                           f"{one_line(shown)[:80]!r}")
+                           f"{one_line(mask(shown, self.key))[:80]!r}")
         if not choices:
             raise LLMError(f"{self.name}: the server answered with no choices")
         texts = []

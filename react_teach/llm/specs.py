@@ -5,12 +5,12 @@
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Sequence
 
-from react_teach.llm import LLM, Completion, LLMError, Usage, cut_at_stop
+from react_teach.data import parse_json
+from react_teach.llm import LLM, Completion, LLMError, Usage, cut_at_stop, hide_credentials
 
 from . import adapters
 from .cassette import CachedLLM, Cassette
@@ -35,7 +35,7 @@ class ScriptLLM:
             for k, line in enumerate(lines, 1):
                 if line.strip():
                     try:
-                        c = json.loads(line)
+                        c = parse_json(line)
                         if not isinstance(c, str):
                             raise ValueError
                     except ValueError:
@@ -139,6 +139,9 @@ def from_spec(spec: str, *, cache: bool = True, completions: Sequence[str] = ())
     ...
     react_teach.llm.LLMError: unknown model spec 'gpt': use local, local:PATH.gguf, local:ft-react (or ...
     """
+    if hide_credentials(spec) != spec:  # before any message can quote the spec, or a name can carry it
+        raise LLMError(f"{hide_credentials(spec)}: a user name or password in a URL would be written into run "
+                       "files and messages; give the key in REACT_TEACH_COMPATIBLE_KEY instead")
     kind, _, rest = spec.partition(":")
     if kind not in BUILDERS or (kind in NEEDS_REST and not rest):
         raise LLMError(f"unknown model spec {spec!r}: {SPEC_HELP}")

@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from react_teach import __version__, llm as llm_mod, methods, wiki as wiki_mod
 from react_teach.methods import solve
-from react_teach.data import RESULTS_HEADER, write_atomic
+from react_teach.data import RESULTS_HEADER, parse_json, write_atomic
 from react_teach.trajectory import one_line
 from react_teach.llm import PromptError
 from .records import is_header, result_line
@@ -67,8 +67,8 @@ def _rows(out: Path) -> tuple[dict | None, list[dict], bool]:
         dirty = True  # a torn last line: the kill came mid-write
     for k, line in enumerate(lines[:-1]):
         try:
-            rec = json.loads(line)
-        except ValueError:
+            rec = parse_json(line.decode("utf-8"))
+        except ValueError:  # not JSON, nested too deep, not UTF-8 (UnicodeDecodeError is one too)
             rec = None
         if k == 0 and is_header(rec):
             header = rec
@@ -102,6 +102,14 @@ def _question(q: dict, task: str) -> str:
     return one_line(text)  # untrusted text: it must not forge a Thought, Action or Observation line
 
 
+def _check_gold(q: dict, task: str) -> None:
+    """The gold answer is scored after the model has been paid for: one that cannot be scored is refused first."""
+    field = "label" if task == "fever" else "answer"
+    if q.get(field) is not None and not isinstance(q[field], str):
+        raise RunFileError(f"question {str(q.get('id'))[:40]!r}: the {field} must be a string, not "
+                           f"{type(q[field]).__name__}")
+
+
 def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=None, task: str = "hotpotqa",
         max_steps: int | None = None, concurrency: int = 1, n_samples: int = 21, progress: bool = True,
         questions_sha: str | None = None, force_resume: bool = False) -> list[dict]:
@@ -118,6 +126,8 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     if len(set(ids)) != len(ids):
         raise RunFileError(f"the question id {next(i for i in ids if ids.count(i) > 1)!r} appears twice")
     texts = {i: _question(q, task) for i, q in zip(ids, questions)}
+    for q in questions:
+        _check_gold(q, task)
     llm = llm if llm is not None else llm_mod.default()
     if wiki is None and methods.needs_wiki(method):
         wiki = wiki_mod.LocalWiki.course()

@@ -37,11 +37,18 @@ def calculate(expression: str):
     except SyntaxError:
         raise ValueError(f"not an arithmetic expression: {expression!r}") from None
 
+    def checked(value):
+        # (-8) ** 0.5 is complex, 1e308 * 10 and 1e400 are inf: not answers a reader can check
+        if not isinstance(value, (int, float)) or value != value or abs(value) > MAX_MAGNITUDE:
+            raise ValueError("the result is too large" if isinstance(value, (int, float)) and value == value
+                             else "the result is not a real number")
+        return value
+
     def ev(node):
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return node.value
+            return checked(node.value)  # a literal too: 1e400 is read as inf
         if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
             return _OPS[type(node.op)](ev(node.operand))
         if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
@@ -54,11 +61,7 @@ def calculate(expression: str):
                 raise ValueError("division by zero") from None
             except OverflowError:  # 1e200 ** 2 no longer fits a float
                 raise ValueError("the result is too large") from None
-            # (-8) ** 0.5 is complex, 1e308 * 10 is inf: not answers a reader can check
-            if not isinstance(value, (int, float)) or value != value or abs(value) > MAX_MAGNITUDE:
-                raise ValueError("the result is too large" if isinstance(value, (int, float)) and value == value
-                                 else "the result is not a real number")
-            return value
+            return checked(value)
         raise ValueError(f"the calculator accepts numbers and + - * / // % ** ( ) only, not {type(node).__name__}")
 
     return ev(tree)

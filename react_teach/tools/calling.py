@@ -96,12 +96,19 @@ def openai_chat(model: str, base_url: str | None = None, api_key: str | None = N
                                                    max_tokens=max_tokens)
             except openai.OpenAIError as e:
                 raise remote.translate(e, name, key, base_url, timeout) from None
-        if not getattr(r, "choices", None):
+        # The SDK builds its objects without checking them (servers differ): every field is checked here.
+        choices = getattr(r, "choices", None)
+        message = getattr(choices[0], "message", None) if isinstance(choices, list) and choices else None
+        if not hasattr(message, "model_dump"):
             raise llm_mod.LLMError(f"{name}: the server answered 200 but not with a chat completion")
-        u = r.usage
-        return r.choices[0].message.model_dump(exclude_none=True), Usage(getattr(u, "prompt_tokens", 0) or 0, 0,
-                                                                         getattr(u, "completion_tokens", 0) or 0)
+        u = getattr(r, "usage", None)
+        return message.model_dump(exclude_none=True), Usage(_count(getattr(u, "prompt_tokens", 0)), 0,
+                                                            _count(getattr(u, "completion_tokens", 0)))
     return chat
+
+
+def _count(x) -> int:
+    return x if isinstance(x, int) and not isinstance(x, bool) else 0
 
 
 def tool_calling(question: str, chat: Chat, wiki, max_calls: int = 7) -> Trajectory:

@@ -9,7 +9,6 @@ against the deadline. Without a network the observation reads "Wikipedia did not
 """
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import requests
 
-from react_teach.data import cache_dir
+from react_teach.data import cache_dir, parse_json
 from react_teach.wiki import Page, ToolFailure
 
 from .store import LocalWiki, _key
@@ -64,7 +63,7 @@ class _Response:
         self.body = body
 
     def json(self):
-        return json.loads(self.body)
+        return parse_json(self.body.decode("utf-8", "replace"))  # ValueError, whatever the body holds
 
 
 class LiveWiki:

@@ -25,7 +25,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Iterable
 
-from react_teach.data import cache_dir, data_dir
+from react_teach.data import cache_dir, data_dir, parse_json
 from react_teach.wiki import Page, ToolFailure, WikiError
 
 SCHEMA = 2  # bump when the database layout changes: cached indexes are rebuilt
@@ -197,12 +197,10 @@ class LocalWiki:
                 for k, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
                     if line.strip():
                         try:
-                            a = json.loads(line)
+                            a = parse_json(line)
                             article_text(a)  # checked here to name the file and line of a bad article
-                        except WikiError as e:
+                        except ValueError as e:  # WikiError is one too
                             raise WikiError(f"{p}:{k}: {e}") from None
-                        except ValueError as e:
-                            raise WikiError(f"{p}:{k}: not JSON ({e.msg})") from None
                         yield a
 
         if db is not None:

@@ -116,10 +116,19 @@ def generate(seed: int, size: int, version: int = 1, wording: str = "trained") -
     return w
 
 
-def parse_seed(text: str) -> int:
-    """A seed given on the command line or in a wiki spec: a whole number >= 0."""
-    if not str(text).isdigit():
-        raise ValueError(f"seed must be a whole number >= 0, not {text!r}")
+def parse_seed(text: str, what: str = "seed") -> int:
+    """A seed (or, with `what`, a size) given on the command line or in a wiki spec: a whole number >= 0, in ASCII
+    digits and short enough to be one (Python refuses to read an integer of more than 4300 digits).
+
+    >>> parse_seed("-3", "--size")
+    Traceback (most recent call last):
+    ...
+    ValueError: --size must be a whole number, not '-3'
+    """
+    text = str(text)
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        raise ValueError(f"{what} must be a whole number{' >= 0' if what.endswith('seed') else ''}, "
+                         f"not {text[:40]!r}")
     return int(text)
 
 

@@ -164,3 +164,10 @@ def test_openai_chat_keeps_the_deadline(tool_server):
     with pytest.raises(LLMError, match="no complete answer within 1 s"):
         openai_chat("m", base_url=tool_server, timeout=1.0)([{"role": "user", "content": "Q"}], [])
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("literal", ["1e400", "-1e400", "1e400 - 1e400", "2 * 1e999"])
+def test_an_infinite_literal_is_an_error_not_inf(literal):
+    """1e400 is read as inf before any operator runs (issue 21): the literal is checked like a result."""
+    answer = calculator_tool(f"calculate[{literal}]")
+    assert answer.startswith("Calculator error:") and "inf" not in answer and "nan" not in answer
