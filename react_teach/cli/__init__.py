@@ -156,7 +156,10 @@ def cmd_wiki(a) -> int:
 
 def cmd_ablate(a) -> int:
     prompt = read_prompts(a.prompts, a.key)
-    print(DERIVE[a.to](prompt if isinstance(prompt, str) else exemplar_prompt(prompt)), end="")
+    # The derived prompt is data, to be saved byte for byte (the paper's own prompts carry mojibake in the C1
+    # range): piped or redirected it goes out as it is; only a terminal gets the filtered text.
+    out = sys.stdout.inner if isinstance(sys.stdout, Printable) and not sys.stdout.isatty() else sys.stdout
+    out.write(DERIVE[a.to](prompt if isinstance(prompt, str) else exemplar_prompt(prompt)))
     return 0
 
 
