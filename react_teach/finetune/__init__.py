@@ -1,6 +1,7 @@
 """Fine-tune the bundled model on trajectories: the paper's section 3.3 (Figure 3) in miniature.
 
-The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export); here are
+The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export) and
+`course_data` (hand-written questions over the course corpus, apart from its test, with their oracle); here are
 the training text, the loss masks, `train` and the training set drawn from generated worlds.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
