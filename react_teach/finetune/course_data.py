@@ -51,7 +51,7 @@ def mentions(text: str, name: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
-def test_answers(test: list[dict]) -> set[str]:
+def answers_of(test: list[dict]) -> set[str]:
     return {q["answer"] for q in test if q["answer"].lower() not in ("yes", "no")}
 
 
@@ -63,7 +63,7 @@ def allowed_titles() -> frozenset[str]:
     support = {t for q in test for t, _ in q["supporting_facts"]}
     asked = " ".join(q["question"] + " " + q["answer"] for q in test)
     support_text = " ".join(" ".join(arts[t]["sentences"]) for t in support if t in arts)
-    answers = test_answers(test)
+    answers = answers_of(test)
     out = set()
     for title, a in arts.items():
         text = " ".join(a["sentences"])
@@ -89,7 +89,7 @@ def check_questions(qs: list[dict]) -> None:
     allowed = allowed_titles()
     support = {t for q in test for t, _ in q["supporting_facts"]}
     test_names = {n for t in support if t in arts for n in (arts[t]["title"], *arts[t].get("redirects", []))}
-    answers = test_answers(test)
+    answers = answers_of(test)
     seen = set()
     for q in qs:
         qid = q.get("id")
