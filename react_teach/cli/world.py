@@ -39,13 +39,15 @@ def cmd_finetune(a) -> int:
 
     if a.threads:
         torch.set_num_threads(a.threads)
-    texts = finetune.world_texts(a.method, a.n, version=a.data)
+    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
     prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
                           batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
                           meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
-                                        + ("" if a.data == 1 else f", data version {a.data}"), "data_version": a.data,
+                                        + ("" if a.data == 1 else f", data version {a.data}")
+                                        + (f", then {a.course} course-corpus questions" if a.course else ""),
+                                "data_version": a.data, "course_questions": a.course,
                                 "command": command})
     print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
           f"{prov['minutes']} min")
@@ -67,6 +69,8 @@ def add(sub) -> None:
     q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
     q.add_argument("--data", type=int, default=1, choices=(1, 2),
                    help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
+    q.add_argument("--course", type=int, default=0,
+                   help="add this many hand-written course-corpus questions (natural prose; default 0, none)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

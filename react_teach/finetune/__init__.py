@@ -1,6 +1,7 @@
 """Fine-tune the bundled model on trajectories: the paper's section 3.3 (Figure 3) in miniature.
 
-The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export); here are
+The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export) and
+`course_data` (hand-written questions over the course corpus, apart from its test, with their oracle); here are
 the training text, the loss masks, `train` and the training set drawn from generated worlds.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
@@ -38,6 +39,8 @@ from react_teach.llm.adapters import file_hash
 from react_teach.data import write_atomic
 from react_teach.trajectory import Trajectory
 from react_teach.world.wordings import is_in
+
+from . import course_data
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
 # the same cues and stop sequences the agent uses at inference, so training text and prompts agree byte for byte.
@@ -217,14 +220,35 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     return prov
 
 
-def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained") -> list[str]:
+def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained", course: int = 0
+                ) -> list[str]:
     """Training text for `method` from the oracle trajectories of the training worlds (never a dev or test one).
 
     Questions are taken round-robin across the seeds, so that a small `n` still sees every world. `version` 1 is
     the data of the shipped adapters (their provenance hashes it); `version` 2 is the varied data the next training
     uses (`world.generate(..., version=2)`). Only the trained wordings may be learned: any other is refused.
+    `course` > 0 adds the first `course` hand-written questions over the course corpus (`course_data`, natural
+    prose from articles the course's test does not use) after the world ones; 0, the default, adds nothing, so
+    the shipped adapters' data stays the same bytes.
     """
-    return [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording)]
+    texts = [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording)]
+    return texts + course_texts(method, course)
+
+
+def course_texts(method: str, k: int) -> list[str]:
+    """Training text for `method` from the first `k` course-corpus questions (see `course_data`).
+
+    >>> course_texts("standard", 1)
+    ['Question: Which country won the first FIFA World Cup in 1930?\\nAnswer: Uruguay\\n']
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"course must be a whole number of questions >= 0, not {k!r}")
+    if not k:
+        return []
+    ts = course_data.trajectories()
+    if k > len(ts):
+        raise ValueError(f"course asks for {k} questions; the course-corpus set has {len(ts)}")
+    return [training_text(t, method) for t in ts[:k]]
 
 
 @lru_cache(maxsize=4)

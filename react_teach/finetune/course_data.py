@@ -1,0 +1,213 @@
+"""Natural prose for fine-tuning: questions written over the course corpus, kept apart from the course's test.
+
+The generated worlds teach the loop on sentences a generator wrote. Here the same skill meets real prose: 325
+hand-written questions (data/finetune/course_train.jsonl) over articles of the course encyclopedia, each with
+its HotpotQA-style ``supporting_facts``, and an oracle trajectory for each through the real `WikiEnv` on the course
+wiki. The 126 real-subject questions (data/hotpotqa_course.jsonl) are the transfer test, so the articles a
+training question may read are only those the test cannot be answered from (`allowed_titles`):
+
+1. not a test question's supporting article (nor one of its redirects);
+2. its title (a redirect, or the title without its bracketed part) named in no test question or answer;
+3. named in no test question's supporting article, so that no test page points to it;
+4. its text names no test answer (yes and no aside).
+
+That leaves 67 of the 394 articles. Each question's deciding sentences must also name no test supporting title
+(`check_questions`).
+
+    >>> titles = allowed_titles()
+    >>> len(titles), "Seven Samurai" in titles, "Leonid Levin" in titles
+    (67, True, False)
+    >>> t = oracle(load()[0])
+    >>> t.steps[0].action, t.steps[-1].action == f"Finish[{load()[0]['answer']}]"
+    ('Search[1930 FIFA World Cup]', True)
+"""
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+
+from react_teach.data import data_dir, load_questions, read_jsonl
+from react_teach.trajectory import Step, Trajectory
+from react_teach.wiki import LocalWiki, WikiEnv, sentences
+
+TRAIN_FILE = "finetune/course_train.jsonl"
+TYPES = ("single", "bridge", "comparison")  # HotpotQA's two, and one page read; `shape` is the kind of question
+SHAPES = ("who", "which", "when", "where", "what", "how many", "years before", "first", "yes-no", "both", "bridge")
+
+
+def corpus() -> dict[str, dict]:
+    """{title: article} of the course encyclopedia, as the course wiki indexes it."""
+    return {a["title"]: a for p in sorted((data_dir() / "corpus").glob("*.jsonl")) for a in read_jsonl(p)}
+
+
+def names(a: dict) -> set[str]:
+    """The names an article goes by: its title, its redirects and its title without the bracketed part."""
+    return {a["title"], re.sub(r" \(.*\)$", "", a["title"]), *a.get("redirects", [])}
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether `name` occurs in `text` as whole words, ignoring case: 'Nile' in 'the Nile River', not in 'Niles'."""
+    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+def answers_of(test: list[dict]) -> set[str]:
+    return {q["answer"] for q in test if q["answer"].lower() not in ("yes", "no")}
+
+
+@lru_cache(maxsize=1)
+def allowed_titles() -> frozenset[str]:
+    """The articles a training question may use: the four rules of the module's docstring, applied to the corpus
+    and the course's 126 test questions."""
+    arts, test = corpus(), load_questions("hotpotqa")
+    support = {t for q in test for t, _ in q["supporting_facts"]}
+    asked = " ".join(q["question"] + " " + q["answer"] for q in test)
+    support_text = " ".join(" ".join(arts[t]["sentences"]) for t in support if t in arts)
+    answers = answers_of(test)
+    out = set()
+    for title, a in arts.items():
+        text = " ".join(a["sentences"])
+        if title in support or any(mentions(asked, n) or mentions(support_text, n) for n in names(a)):
+            continue
+        if any(mentions(text, ans) for ans in answers):
+            continue
+        out.add(title)
+    return frozenset(out)
+
+
+def load() -> list[dict]:
+    """The training questions, checked (`check_questions`)."""
+    qs = read_jsonl(data_dir() / TRAIN_FILE)
+    check_questions(qs)
+    return qs
+
+
+def check_questions(qs: list[dict]) -> None:
+    """Refuse a question that is malformed, reads a forbidden article, or whose deciding sentence names a test
+    supporting title or a test answer. The message names the question."""
+    arts, test = corpus(), load_questions("hotpotqa")
+    allowed = allowed_titles()
+    support = {t for q in test for t, _ in q["supporting_facts"]}
+    test_names = {n for t in support if t in arts for n in (arts[t]["title"], *arts[t].get("redirects", []))}
+    answers = answers_of(test)
+    seen = set()
+    for q in qs:
+        qid = q.get("id")
+        need = {"id", "question", "answer", "type", "shape", "level", "supporting_facts"}
+        if not isinstance(q, dict) or need - set(q):
+            raise ValueError(f"{qid}: a training question needs {', '.join(sorted(need))}")
+        if qid in seen:
+            raise ValueError(f"{qid}: the id is used twice")
+        seen.add(qid)
+        if q["type"] not in TYPES or q["shape"] not in SHAPES or q["level"] not in ("easy", "medium", "hard"):
+            raise ValueError(f"{qid}: type {q['type']!r}, shape {q['shape']!r} or level {q['level']!r} is not known")
+        if not q["supporting_facts"]:
+            raise ValueError(f"{qid}: no supporting facts")
+        for title, k in q["supporting_facts"]:
+            if title not in allowed:
+                raise ValueError(f"{qid}: {title!r} is not an allowed article (see allowed_titles)")
+            if not isinstance(k, int) or not 0 <= k < len(arts[title]["sentences"]):
+                raise ValueError(f"{qid}: {title!r} has no sentence {k}")
+            s = arts[title]["sentences"][k]
+            if ". " in s.rstrip("."):
+                raise ValueError(f"{qid}: {title!r} sentence {k} is split in two by the tool; choose another")
+            if any(mentions(s, n) for n in test_names | answers):
+                raise ValueError(f"{qid}: {title!r} sentence {k} names a test title or answer")
+        if q["shape"] in ("yes-no", "both") and q["answer"] not in ("yes", "no"):
+            raise ValueError(f"{qid}: a {q['shape']} question is answered yes or no")
+        if not q.get("reason") and not any(mentions(arts[t]["sentences"][k], q["answer"])
+                                           for t, k in q["supporting_facts"]):
+            raise ValueError(f"{qid}: the answer is in no supporting sentence, so the question needs a reason")
+
+
+# -- the oracle
+
+def _keyword(page_sentences: list[str], target: str, question: str) -> str:
+    """The word of `target` that `lookup` reaches it with soonest; a word the question uses wins a tie."""
+    best = None
+    for w in dict.fromkeys(re.findall(r"[A-Za-zÀ-ÿ][\w'-]{3,}|\d{3,}", target.rstrip("."))):
+        hits = [s for s in page_sentences if w.lower() in s.lower()]
+        rank = next(i for i, s in enumerate(hits) if target.rstrip(".") in s)
+        key = (rank, not mentions(question, w), -len(w))
+        best = min(best, (key, w)) if best else (key, w)
+    return best[1]
+
+
+def _first(r: random.Random, q: dict, titles: list[str]) -> str:
+    a = titles[0]
+    if q["shape"] == "bridge":
+        return r.choice([f"I need to search {a} first; the sentence I need there names the page to read next.",
+                         f"This takes two pages. I will search {a} first and find which page it points to.",
+                         f"First I need to search {a}, then follow what it says to a second page."])
+    if len(titles) > 1:
+        b = titles[1]
+        return r.choice([f"I need to search {a} and {b} and compare what they say. I will search {a} first.",
+                         f"I need to read both {a} and {b}. I will start with {a}.",
+                         f"To answer this I need the pages of {a} and {b}. First I need to search {a}."])
+    return r.choice([f"I need to search {a} and find the sentence that answers this.",
+                     f"I should search {a} and read what it says.",
+                     f"The answer should be on the page {a}, so I need to search it."])
+
+
+def oracle(q: dict, wiki=None) -> Trajectory:
+    """A correct ReAct trajectory for one training question: every observation from `WikiEnv` on the course wiki.
+
+    For each supporting article in order: search it by the name a reader would type (the title without its
+    bracketed part); if that lands elsewhere or finds nothing, search the exact title. If the deciding sentence is
+    not among the five a search shows, look up its rarest word, again until it comes. The last thought quotes
+    the deciding sentences, then gives the reason and the answer.
+    """
+    wiki = wiki if wiki is not None else LocalWiki.course()
+    arts, allowed = corpus(), allowed_titles()
+    r = random.Random(f"course oracle {q['id']}")
+    env, steps, quotes = WikiEnv(wiki), [], []
+
+    def act(thought: str, action: str) -> str:
+        obs, _ = env.step(action[:1].lower() + action[1:])
+        steps.append(Step(thought, action, obs))
+        return obs
+
+    titles = list(dict.fromkeys(t for t, _ in q["supporting_facts"]))
+    for j, title in enumerate(titles):
+        short = re.sub(r" \(.*\)$", "", title)
+        landing, here = wiki.page(short), env.page.title if env.page else None
+        # the name a reader types, unless it shows a page the test uses or the page already open: then the title
+        query = short if landing is None or landing.title == title or (landing.title in allowed and
+                                                                       landing.title != here) else title
+        thought = _first(r, q, [query, *titles[1:]]) if j == 0 else quotes[-1] + " " + r.choice(
+            [f"So I need to search {query} next.", f"Now I need to search {query}.", f"Next I need to search {query}."])
+        obs = act(thought, f"Search[{query}]")
+        if env.page is None or env.page.title != title:
+            if obs.startswith("Could not find"):
+                thought = r.choice([f"There is no page {query}, so I need to search {title} instead.",
+                                    f"{query} is not a title; I need to search {title}."])
+            else:
+                thought = r.choice([f"This is the page {env.page.title}, not the one I need. I need to search "
+                                    f"{title}.", f"That is a different {short}; I need to search {title}."])
+            act(thought, f"Search[{title}]")
+        shown = sentences(env.page.text)
+        for t, k in q["supporting_facts"]:
+            if t != title:
+                continue
+            target = arts[t]["sentences"][k].strip()
+            at = next(i for i, s in enumerate(shown) if target.rstrip(".") in s)
+            if at >= 5:
+                kw = _keyword(shown, target, q["question"])
+                obs = act(r.choice([f"The first sentences do not say it, so I need to look up {kw}.",
+                                    f"Nothing here answers it yet; I need to look up {kw}."]), f"Lookup[{kw}]")
+                while target.rstrip(".") not in obs:
+                    if not obs.startswith("(Result"):  # _keyword picked a word of the target: a bug if so
+                        raise RuntimeError(f"{q['id']}: lookup[{kw}] never reached {target!r}")
+                    obs = act(f"That is a different sentence, so I need to look up {kw} again.", f"Lookup[{kw}]")
+            quotes.append(target)
+    reason = (" " + q["reason"]) if q.get("reason") else ""
+    last = " ".join(quotes[-1:] if q["shape"] == "bridge" else quotes)  # a bridge quoted its first fact already
+    steps.append(Step(f"{last}{reason} So the answer is {q['answer']}.", f"Finish[{q['answer']}]", None))
+    return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
+
+
+@lru_cache(maxsize=1)
+def trajectories() -> tuple[Trajectory, ...]:
+    """The oracle trajectories of every training question, in file order."""
+    wiki = LocalWiki.course()
+    return tuple(oracle(q, wiki) for q in load())

@@ -1,0 +1,117 @@
+"""The course-corpus training questions: their format, the rule that keeps them off the course's test, their oracle
+trajectories replayed through the real WikiEnv, the yes/no balance, and a mix-in that changes nothing when off."""
+import collections
+import re
+
+import pytest
+
+from react_teach import finetune
+from react_teach.data import load_questions
+from react_teach.finetune import course_data
+from react_teach.wiki import LocalWiki, WikiEnv
+
+QS = course_data.load()
+TEST = load_questions("hotpotqa")
+ARTS = course_data.corpus()
+
+
+def words(text, name):
+    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+def test_the_questions_are_many_in_the_course_format_and_in_every_shape():
+    assert len(QS) >= 150
+    assert len({q["id"] for q in QS}) == len(QS)
+    for q in QS:
+        assert {"id", "question", "answer", "type", "level", "supporting_facts"} <= set(q), q["id"]
+        assert q["question"].endswith("?") and q["answer"].strip(), q["id"]
+        assert all(isinstance(t, str) and isinstance(k, int) for t, k in q["supporting_facts"]), q["id"]
+        titles = {t for t, _ in q["supporting_facts"]}
+        assert (q["type"] == "single") == (len(titles) == 1), q["id"]
+    assert set(collections.Counter(q["shape"] for q in QS)) == set(course_data.SHAPES)
+    assert collections.Counter(q["type"] for q in QS)["bridge"] >= 20
+
+
+def test_no_training_question_reads_what_the_test_reads_or_names_a_test_answer():
+    # recomputed here from the two files, not taken from allowed_titles: the test must not share the rule's bugs
+    support = {t for q in TEST for t, _ in q["supporting_facts"]}
+    answers = {q["answer"] for q in TEST if q["answer"].lower() not in ("yes", "no")}
+    used = {t for q in QS for t, _ in q["supporting_facts"]}
+    assert not used & support
+    for t in used:
+        text = " ".join(ARTS[t]["sentences"])
+        assert not [a for a in answers if words(text, a)], t
+        assert not any(words(" ".join(ARTS[s]["sentences"]), t) for s in support), f"a test page names {t}"
+    assert len(course_data.allowed_titles()) == 67 and used <= course_data.allowed_titles()
+
+
+def test_the_rule_refuses_a_question_over_a_test_article_and_a_malformed_one():
+    q = {"id": "x1", "question": "Where has Leonid Levin taught since 1980?", "answer": "Boston University",
+         "type": "single", "shape": "where", "level": "easy", "supporting_facts": [["Leonid Levin", 4]]}
+    assert "Leonid Levin" in {t for t in (s for tq in TEST for s, _ in tq["supporting_facts"])}
+    with pytest.raises(ValueError, match="x1: 'Leonid Levin' is not an allowed article"):
+        course_data.check_questions([q])
+    with pytest.raises(ValueError, match="x2: a training question needs"):
+        course_data.check_questions([{"id": "x2", "question": "Who?"}])
+    ok = dict(QS[0])
+    with pytest.raises(ValueError, match="used twice"):
+        course_data.check_questions([ok, ok])
+    with pytest.raises(ValueError, match="has no sentence 99"):
+        course_data.check_questions([{**ok, "supporting_facts": [[ok["supporting_facts"][0][0], 99]]}])
+    with pytest.raises(ValueError, match="answered yes or no"):
+        course_data.check_questions([{**ok, "shape": "yes-no"}])
+
+
+def test_every_trajectory_replays_byte_for_byte_and_ends_on_the_gold_answer_quoting_its_facts():
+    wiki = LocalWiki.course()
+    allowed = course_data.allowed_titles()
+    trajs = course_data.trajectories()
+    assert len(trajs) == len(QS)
+    lookups = detours = 0
+    for q, t in zip(QS, trajs):
+        env = WikiEnv(wiki, gold=q["answer"])
+        for step in t.steps[:-1]:
+            obs, done = env.step(step.action[:1].lower() + step.action[1:])
+            assert obs == step.observation and not done, (q["id"], step.action)
+            if step.action.startswith("Search["):
+                assert env.page is None or env.page.title in allowed, (q["id"], env.page.title)  # no test page shown
+            lookups += step.action.startswith("Lookup[")
+        detours += sum(s.action.startswith("Search[") for s in t.steps) > len({s for s, _ in q["supporting_facts"]})
+        obs, done = env.step(t.steps[-1].action[:1].lower() + t.steps[-1].action[1:])
+        assert done and obs == "Episode finished, reward = 1", q["id"]
+        assert t.steps[-1].action == f"Finish[{q['answer']}]" and t.answer == q["answer"]
+        last = t.steps[-1].thought
+        assert last.endswith(f"So the answer is {q['answer']}.")
+        deciding = [ARTS[s]["sentences"][k] for s, k in q["supporting_facts"]]
+        assert deciding[-1] in last, q["id"]  # the last thought quotes the sentence that decides
+        assert all(d in " ".join(s.thought or "" for s in t.steps) for d in deciding), q["id"]
+    assert lookups >= 60 and detours >= 3  # the trajectories exercise lookup and a search that lands elsewhere
+
+
+def test_yes_and_no_answers_are_balanced_and_decided_by_a_reason():
+    yn = [q for q in QS if q["answer"] in ("yes", "no")]
+    count = collections.Counter(q["answer"] for q in yn)
+    assert len(yn) >= 30 and count["yes"] == count["no"]
+    both = collections.Counter(q["answer"] for q in QS if q["shape"] == "both")
+    assert abs(both["yes"] - both["no"]) <= 1
+    assert all(q.get("reason") for q in yn)
+
+
+def test_the_mix_in_changes_nothing_when_off_and_adds_the_course_texts_when_on():
+    base = finetune.world_texts("react", 4)
+    assert finetune.world_texts("react", 4, course=0) == base
+    mixed = finetune.world_texts("react", 4, course=3)
+    assert mixed[:4] == base and mixed[4:] == [t.render() for t in course_data.trajectories()[:3]]
+    assert finetune.course_texts("act", 2) == [finetune.training_text(t, "act")
+                                               for t in course_data.trajectories()[:2]]
+    with pytest.raises(ValueError, match="the course-corpus set has"):
+        finetune.course_texts("react", len(QS) + 1)
+    with pytest.raises(ValueError, match="whole number"):
+        finetune.course_texts("react", -1)
+
+
+def test_the_finetune_command_takes_course_off_by_default():
+    from react_teach.cli import parser
+    p = parser()
+    assert p.parse_args(["finetune"]).course == 0
+    assert p.parse_args(["finetune", "--course", "120"]).course == 120
