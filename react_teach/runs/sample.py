@@ -13,6 +13,12 @@ Two rules make a score trustworthy:
   shuffle, taken from the front, so a smaller sample is always part of a larger one: CoT-SC on 20 questions and
   ReAct on 40 can be compared question by question.
 
+The committed runs in data/runs are made on it with the bundled model, one command each (the header line records
+the model, the wiki and the question file's hash):
+
+    python -m react_teach run --method standard --sample --llm local --out data/runs/hotpotqa_standard.jsonl
+    (likewise cot, act, react; cot-sc with --n 20; --task fever for fever_cot, fever_act, fever_react)
+
     >>> qs = sample("hotpotqa", 40)
     >>> len(qs), any(q.get("overlaps_exemplar") for q in qs)
     (40, False)
