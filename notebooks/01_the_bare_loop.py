@@ -241,7 +241,8 @@ ex = exercises.of("the_bare_loop")
 # %% [markdown]
 # **1.** Write a policy that *reads*: `my_policy(context)` gets the context so far (it ends with `Action t:`) and
 # returns the next action. It must answer "On which continent is the country whose capital is X?" for any city
-# in `COUNTRY_OF`, in three actions. The checker runs it in `bare_loop` on four cities.
+# in `COUNTRY_OF`, in three actions. The checker runs it in `bare_loop` on four cities, then on the same cities in
+# a world whose facts differ from `COUNTRY_OF` and `CONTINENT`: only a policy that reads its observations passes.
 
 # %%
 def my_policy(context: str) -> str:

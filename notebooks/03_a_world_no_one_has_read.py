@@ -34,8 +34,9 @@ course_q["question"], world_q["question"]
 #
 # ## Asking without looking
 #
-# Here is the bundled model with chain-of-thought and no tool. Its answer to the course question comes from the
-# course's committed CoT run (see "Running ablations"); the world question it answers now. (Your CPU may print a
+# Here is the bundled model with chain-of-thought and no tool: `solve("cot", question)` runs it (we build CoT from the
+# ReAct exemplars in notebook 06, and run every method over the course questions in notebook 07; here we only use
+# it). Its answer to the course question comes from the course's committed CoT run; the world question it answers now. (Your CPU may print a
 # different text: the point is not what it says, but that on the world question *nothing* it says can come from
 # memory.)
 
@@ -101,8 +102,9 @@ for kind in ("miss", "disambig", "lookup"):
     print(f"--- {kind}\n" + world.oracle(w, q, wiki).render())
 
 # %% [markdown]
-# The paper's baselines come from the same trajectory by deleting lines (see "Deleted lines"): Act keeps the
-# actions and observations, Standard only the question and answer, and CoT merges the thoughts that state facts.
+# The paper's baselines come from the same trajectory by deleting lines: Act keeps the actions and observations,
+# Standard only the question and answer, and CoT merges the thoughts that state facts. We build `to_act`,
+# `to_standard` and `to_cot` in notebook 06; here they only show what the oracle's trajectory turns into.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -158,7 +160,8 @@ total = Counter(q["type"] for q in w.questions)
 #
 # ## Exercises
 # 1. Answer `exercise_q` by hand: put the actions you would take in `my_actions` (strings such as
-#    `"search[Name]"`, `"lookup[word]"`, `"finish[answer]"`). The checker replays them in a fresh `WikiEnv`.
+#    `"search[Name]"`, `"lookup[word]"`, `"finish[answer]"`). The checker replays them in a fresh `WikiEnv`: the
+#    answer must be right *and* have appeared in one of your observations (notebook 02's rule).
 # 2. `miss_obs` is what the tool said after a search that missed. Write the next thought in `my_thought`: it must
 #    say which title you will search next, in the words "search TITLE".
 # 3. Without running `guess`, estimate the floor for the training world of seed 1 as a fraction in `my_floor`.

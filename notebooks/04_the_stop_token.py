@@ -144,9 +144,9 @@ t = agent.run()
 # %% [markdown]
 # ## 5. Format adherence, step by step
 #
-# Seed readings of the paper suggest that a model follows the format better as the trajectory grows, because each
-# step adds one more example of the pattern to its context. Does our small model agree? The cell below reads a full
-# run of ReAct on the first 40 course questions, made with
+# One might expect a model to follow the format better as the trajectory grows, since each step adds one more
+# example of the pattern to its context (the paper does not measure this). Does our small model? The cell below
+# reads the committed run of ReAct on the course questions, made with
 # `python -m react_teach run --method react --task hotpotqa --n 40 --out data/runs/hotpotqa_react.jsonl` on the bundled
 # model (2 cores), and counts, at each step number, the share of steps that needed no re-prompt.
 
@@ -154,6 +154,7 @@ t = agent.run()
 import matplotlib.pyplot as plt
 
 from react_teach.data import data_dir, read_jsonl
+from react_teach.runs.stats import model_of
 
 rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
 reached = [sum(len(r["steps"]) >= i for r in rows) for i in range(1, 8)]
@@ -165,12 +166,17 @@ for i, n in enumerate(reached, 1):
     ax.text(i, 2, f"n={n}", ha="center", color="white", fontsize=8)
 ax.set_xlabel("step number")
 ax.set_ylabel("steps with an action line (%)")
-ax.set_title(f"Format adherence by step, {rows[0].get('model', 'the recorded run')}, {len(rows)} questions")
+ax.set_title(f"Format adherence by step, {model_of(data_dir() / 'runs' / 'hotpotqa_react.jsonl')}, "
+             f"{len(rows)} questions")
 plt.show()
+# NBVAL_CHECK_OUTPUT
+print("steps with an action line, by step:", ", ".join(f"{i}: {a:.0%} (n={n})"
+                                                       for i, (a, n) in enumerate(zip(adherence, reached), 1)))
 
 # %% [markdown]
+# The answer is no clear trend: the share printed below moves up and down from step to step rather than rising.
 # Read the bars with their counts: few trajectories reach the late steps, and the ones that do are the ones that
-# kept going, so a rise at the end partly reflects who survives, not only what the model learnt from its own
+# kept going, so any rise at the end partly reflects who survives, not only what the model learnt from its own
 # context.
 
 # %% [markdown]
@@ -235,11 +241,12 @@ my_counts = (..., ...)
 ex[2](my_counts)
 
 # %% [markdown]
-# **3.** From `rows`, find the trajectories that used all seven steps. How many are there, and how many of them
-# are correct (`em`)? Compare with the paper's footnote: among *correct* ReAct trajectories, 0.84% used all 7 steps.
+# **3.** The paper's footnote: among *correct* ReAct trajectories, 0.84% used all 7 steps. That is P(7 steps |
+# correct), not P(correct | 7 steps). Compute the same quantity's two counts from `rows`: how many trajectories are
+# correct (`em`), and how many of those used all seven steps?
 
 # %%
-my_seven = (..., ...)  # (runs with seven steps, correct ones among them)
+my_seven = (..., ...)  # (correct runs, correct runs that used all seven steps)
 
 ex[3](my_seven)
 

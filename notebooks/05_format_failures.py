@@ -134,8 +134,12 @@ print(f"EM without the {len(rows) - len(fair)} questions that overlap the exempl
 # Read the table for what it is. The second stop is a **harness** fix: most runs now end with an answer, and with
 # far fewer calls (the last column), because the model no longer burns its remaining steps on `Invalid action`.
 # It is not an accuracy fix: EM barely moves, because this 135M-parameter model's answers were mostly wrong before
-# it ran past them. With 40 questions, one more right answer is 2.5 points, well inside the interval, and a
-# constant answer (the last two rows) still beats both.
+# it ran past them. One more right answer is one question, well inside the interval, and a constant answer (the
+# always rows) still beats both.
+#
+# The table counts every run, the questions about the exemplars' subjects included, because what it measures is
+# the harness (finishing, calls), not accuracy. Its last line is the accuracy reading: EM without the questions that
+# overlap the exemplars (marked in the data, left out of every score from notebook 07 on).
 #
 # ## 5. The same fix, in the harness
 #
@@ -215,14 +219,16 @@ right = [i for i in ids if next(r for r in rows if r["id"] == i)["em"]]
 marked = {q["id"] for q in load_questions("hotpotqa") if q.get("overlaps_exemplar")}
 # NBVAL_CHECK_OUTPUT
 print(f"{len(ids)} of {len(rows)} runs copy an exemplar sentence: {', '.join(ids)}")
-print(f"correct among them: {right}; questions that are themselves exemplars: {sorted(marked & set(ids))}")
+print(f"correct among them: {right}; marked as overlapping an exemplar (its question or its subject): "
+      f"{sorted(marked & set(ids))}")
 
 # %% [markdown]
 # The one correct ReAct answer in the whole run is a copied thought. An automatic labeller that only checks the
 # answer calls it a success; a reader who checks what was searched does not (the agent never searched Levin).
 # Every copying run is about the exemplars' own subjects (Levin, Urysohn, the two magazines), and one of them is an
 # exemplar's question word for word: a model can "answer" that by copying, which is why the course marks such
-# questions (`overlaps_exemplar` in the data) and leaves them out of scoring.
+# questions, and every question about an exemplar's subject (`overlaps_exemplar` in the data), and leaves them out
+# of every score (`react_teach.runs.stats.scored`); the run sample of `react_teach.runs.sample` never draws them.
 
 # %% [markdown]
 # ## Summary
@@ -259,7 +265,8 @@ def my_fever_stops(i: int) -> list[str]:
 ex[1](my_fever_stops)
 
 # %% [markdown]
-# **2.** Measure it. With `ran_past` and `replay` (they take the marker as an argument), find how many of the FEVER
+# **2.** *Predict first*: will the second stop make more FEVER runs correct, or only more of them finish? Then
+# measure it. With `ran_past` and `replay` (they take the marker as an argument), find how many of the FEVER
 # runs ran past `Finish` into an invented claim, how many runs were correct as recorded (`correct`), and how many
 # would be correct with your second stop (a FEVER answer is correct when the label matches the gold one exactly).
 

@@ -85,8 +85,10 @@ print(to_standard(react_text))
 #
 # Deleting the Action and Observation lines from ReAct would leave thoughts such as "I need to search Arthur's
 # Magazine", which point at results the CoT model never sees; and the facts it needs were in the Observation lines.
-# The paper's CoT exemplars are therefore *rewritten*: one paragraph that states the facts and ends with "so the
-# answer is ...". `to_cot` does that merge mechanically: keep the thought sentences that state facts, drop those that
+# Two things are true of the paper here. Its *text* defines CoT by deletion, like the others: the ReAct trajectories
+# with the actions and observations removed (section 3.2). Its *prompt files* hold CoT exemplars that were
+# rewritten: one paragraph that states the facts and ends with "so the answer is ...". Exercise 1 shows why the
+# files differ from the text. `to_cot` does the rewriting mechanically: keep the thought sentences that state facts, drop those that
 # plan a search or a lookup, close with the answer.
 
 # %%
@@ -174,8 +176,8 @@ def my_standard(text: str) -> str:
 ex[2](my_standard)
 
 # %% [markdown]
-# **3.** Build the FEVER Act prompt, `prompt("act", "fever")`, and read it. Which label does each exemplar finish
-# with, in order?
+# **3.** *Predict first*, from the three FEVER exemplars' claims alone: which label does each finish with, in order?
+# Then build the FEVER Act prompt, `prompt("act", "fever")`, read it, and check your prediction.
 
 # %%
 my_labels = [...]  # e.g. ["SUPPORTS", ...]

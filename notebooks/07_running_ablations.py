@@ -73,9 +73,10 @@ for m, s in summary.items():
 # Three questions to ask of any score table:
 #
 # - **On how many questions?** Some course questions appear in the exemplars themselves, word for word or
-#   paraphrased. A model that reads the question and its answer in the prompt is not being tested, so those are
-#   marked in the data and left out of every score below: `n` counts what is left.
-# - **How far could it move?** With n = 37, one question is 2.7 points. The 95% interval (Wilson's, see
+#   paraphrased, and more are about an exemplar's own subject (Leonid Levin, Nicholas Ray, the magazines). A model
+#   that reads the question, or the page it needs, in the prompt is not being tested, so those are marked in the
+#   data and left out of every score below: `n` counts what is left.
+# - **How far could it move?** With n questions, one question is 100/n points (the cell prints both). The 95% interval (Wilson's, see
 #   `react_teach.runs.stats`) is the range of true rates that would produce this count without surprise.
 # - **What does a constant answer get?** Comparison questions ("Are both ... ?") make "yes" and "no" right for a
 #   few questions. A method that does not beat `always no` has shown nothing the table can see.
@@ -83,7 +84,9 @@ for m, s in summary.items():
 # %%
 from react_teach.runs.stats import baselines, model_of, rate, score_table, scored
 
-print(f"runs made by: {model_of(runs['react'])}")
+made_by = model_of(data_dir() / "runs" / "hotpotqa_react.jsonl")  # the run file's header records its model
+n_scored = len(scored(runs["react"]))
+print(f"runs made by: {made_by}; n = {n_scored} scored questions, one question = {100 / n_scored:.1f} points")
 print(score_table(runs, "hotpotqa"))
 act_yes = sum((r["answer"] or "").strip().lower() == "yes" for r in runs["act"])
 print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its score is mostly the 'always yes' baseline.")
@@ -119,7 +122,7 @@ ours = {m: rate(scored(rows)) for m, rows in runs.items()}
 n_ours = ours["react"]["n"]
 fig = score_bars({"paper: PaLM-540B, HotpotQA dev": {m: TABLE1[m][0] / 100 for m in ours},
                   "recorded: text-davinci-003, 100 hard dev (n=100)": DAVINCI,
-                  f"ours: {model_of(runs['react'])}, course questions (n={n_ours})": ours},
+                  f"ours: {made_by}, course questions (n={n_ours})": ours},
                  baselines=baselines([r["gold"] for r in scored(runs["react"])]),
                  title="HotpotQA exact match, 95% intervals; lines: constant answers on our questions")
 plt.show()
@@ -188,7 +191,7 @@ for m, rows in runs.items():
 # - An ablation changes one thing: here, which lines of the same exemplars the model reads.
 # - Runs are JSONL, one question a line, resumable, with the cost of every question.
 # - Every score comes with its n (questions in the exemplars left out), a 95% Wilson interval, and what a constant
-#   answer scores. On 37 questions the intervals are wide, and some methods do not beat "always no".
+#   answer scores. On a few dozen questions the intervals are wide, and some methods do not beat "always no".
 # - A tiny model's scores are low; the paper's claims are about the ordering on a capable model, which you can
 #   check with the same commands, and a capable model's recorded run sits beside ours.
 #
@@ -221,8 +224,21 @@ always_no = ...  # your answer, e.g. a computed fraction
 ex[2](always_no)
 
 # %% [markdown]
-# 3. (Open) Find a question that CoT answered correctly and ReAct did not, and read both trajectories: what went
-#    wrong? Then run `AblationPanel()` with two methods on five questions: how wide are the intervals on five?
+# 3. **Predict, then pair.** Both intervals above overlap, so the totals cannot say which of CoT and ReAct is
+#    better. *Predict first*: on how many of the scored questions is exactly one of them right? Write it in
+#    `my_guess`. Then match the two runs by id and count `(only CoT right, only ReAct right)`: the questions where
+#    they agree carry no evidence about which is better, so these two numbers are the whole comparison.
+
+# %%
+my_guess = ...  # your prediction, before counting
+only_each = ...  # (only CoT right, only ReAct right), from scored(runs["cot"]) and scored(runs["react"])
+ex[3](only_each)
+if only_each is not ... and my_guess is not ...:
+    print(f"you predicted {my_guess} disagreements; the runs have {sum(only_each)}")
+
+# %% [markdown]
+# 4. (Open) Read both trajectories of one question where only CoT was right: what went wrong for ReAct? Then run
+#    `AblationPanel()` with two methods on five questions: how wide are the intervals on five?
 
 # %%
 # NBVAL_CHECK_OUTPUT

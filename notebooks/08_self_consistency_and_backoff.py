@@ -67,7 +67,9 @@ def vote(answers):
 
 
 def react_then_cotsc(react_row, samples):
-    return react_row["answer"] if react_row.get("finished") else vote(samples)[0]
+    # the paper backs off "when ReAct fails to return an answer": no finish within 7 steps, or an empty finish[]
+    returned = react_row.get("finished") and (react_row.get("answer") or "").strip()
+    return react_row["answer"] if returned else vote(samples)[0]
 
 
 def cotsc_then_react(react_row, samples):
@@ -101,12 +103,13 @@ from react_teach.ui.scoreplot import samples_bands
 # questions that overlap the exemplars are left out (notebook "running ablations" explains why)
 react = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))
 sc = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl"))
+made_by = model_of(data_dir() / "runs" / "hotpotqa_cot-sc.jsonl")  # the run file's header records its model
 ids = {r["id"] for r in sc}
 n = len(ids)
 curves = samples_curves(react, sc)
 constant = baselines([r["gold"] for r in sc])
 fig = samples_bands(curves, n=n, baselines=constant,
-                    title=f"EM against samples, 95% bands; runs by {model_of(sc)} (cf. the paper's Figure 2)")
+                    title=f"EM against samples, 95% bands; runs by {made_by} (cf. the paper's Figure 2)")
 plt.show()
 
 # %%
@@ -149,12 +152,13 @@ check(all(vote(s["samples"]) == majority(s["samples"]) for s in sc), "your vote 
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from react_teach.score import majority
+from react_teach.score import majority, returned_answer
 
-unfinished = sum(not r.get("finished") for r in react if r["id"] in ids)
+unfinished = sum(not returned_answer(r.get("finished"), r.get("answer")) for r in react if r["id"] in ids)
 weak = sum(majority(s["samples"])[1] < len(s["samples"]) / 2 for s in sc)
 print(f"n = {len(ids)} questions (those overlapping the exemplars left out)")
-print(f"ReAct → CoT-SC backs off on {unfinished} of {len(ids)} questions (ReAct gave no answer within 7 steps)")
+print(f"ReAct → CoT-SC backs off on {unfinished} of {len(ids)} questions (ReAct returned no answer: no finish "
+      "within 7 steps, or an empty one)")
 print(f"CoT-SC → ReAct backs off on {weak} of {len(ids)} questions (the majority had fewer than 21/2 votes)")
 
 # %% [markdown]
@@ -208,14 +212,29 @@ ex[1](needs_react)
 
 # %% [markdown]
 # 2. **Counting back-offs.** On how many questions of the CoT-SC run does ReAct → CoT-SC take the CoT-SC answer?
-#    Count it from `react` and `ids`, not from the printout.
+#    Count it from `react` and `ids`, not from the printout. The paper backs off "when ReAct fails to return an
+#    answer within given steps": a run that ends with an empty `finish[]` returned nothing either.
 
 # %%
 react_backoffs = ...  # your answer
 ex[2](react_backoffs)
 
 # %% [markdown]
-# 3. (Open) Change the temperature of `cot_sc` to 0.0. What happens to the votes, and why? Then run
+# 3. **A paired reading.** Both runs answered the same questions, so compare them question by question. *Predict
+#    first*: on how many of the shared questions will exactly one of CoT-SC and ReAct be right? Write your guess in
+#    `my_guess`, then count `(only CoT-SC right, only ReAct right)` from `pairs` (ReAct row, CoT-SC row). The
+#    questions where both are right or both wrong say nothing about which method is better; the difference between
+#    the two counts is the whole evidence, and a sign test on it needs far more than a handful of disagreements.
+
+# %%
+my_guess = ...  # your prediction, before you count: how many questions have exactly one method right?
+only_each = ...  # (only CoT-SC right, only ReAct right)
+ex[3](only_each)
+if only_each is not ... and my_guess is not ...:
+    print(f"you predicted {my_guess} disagreements; the runs have {sum(only_each)}")
+
+# %% [markdown]
+# 4. (Open) Change the temperature of `cot_sc` to 0.0. What happens to the votes, and why? Then run
 #    `solve("cotsc-react", q["question"], n=5)` and read `extra["backoff"]`.
 
 # %%

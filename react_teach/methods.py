@@ -28,6 +28,7 @@ from react_teach import ablate
 from react_teach import llm as llm_mod
 from react_teach.agent import Agent, cot_sc, one_call, prompt_prefix
 from react_teach.llm import LLM, Usage
+from react_teach.score import returned_answer
 from react_teach.trajectory import Trajectory
 from react_teach.wiki import LocalWiki
 
@@ -81,9 +82,9 @@ def self_consistency(m: Method, question: str, s: Setup) -> Trajectory:
 
 
 def react_then_cotsc(m: Method, question: str, s: Setup) -> Trajectory:
-    """ReAct first; CoT-SC when ReAct gives no answer within the step limit."""
+    """ReAct first; CoT-SC when ReAct returns no answer within the step limit (an empty Finish[] returns none)."""
     first = get("react").run(question, s)
-    backoff = not first.extra.get("finished")
+    backoff = not returned_answer(first.extra.get("finished"), first.answer)
     return merge(m.name, first, get("cot-sc").run(question, s) if backoff else first, backoff)
 
 

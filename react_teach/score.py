@@ -100,11 +100,22 @@ def majority(answers: list[str | None]) -> tuple[str, int]:
     return next(a for a in answers if a and normalize_answer(a) == best), count
 
 
+def returned_answer(finished, answer) -> bool:
+    """Whether ReAct returned an answer, the paper's test for backing off to CoT-SC ("when ReAct fails to return an
+    answer within given steps"): it finished, and with something. ``Finish[]`` ends the episode and returns nothing.
+
+    >>> returned_answer(True, "Paris"), returned_answer(True, "  "), returned_answer(False, None)
+    (True, False, False)
+    """
+    return bool(finished) and bool((answer or "").strip())
+
+
 def samples_curves(react: list[dict], cot_sc: list[dict]) -> dict[str, list[float]]:
     """EM of CoT-SC and of both hybrids with the first k samples, k = 1..n (the paper's Figure 2).
 
     Computed from one ReAct run and one CoT-SC run (with its samples kept) on the same questions: the hybrids'
-    rules need nothing else. ReAct -> CoT-SC uses CoT-SC when ReAct did not finish; CoT-SC -> ReAct uses ReAct
+    rules need nothing else. ReAct -> CoT-SC uses CoT-SC when ReAct returned no answer (`returned_answer`);
+    CoT-SC -> ReAct uses ReAct
     when the majority has fewer than k/2 votes.
     """
     by_id = {r["id"]: r for r in react}
@@ -116,7 +127,8 @@ def samples_curves(react: list[dict], cot_sc: list[dict]) -> dict[str, list[floa
         for r, s in pairs:
             answer, votes = majority(s["samples"][:k])
             em["cot-sc"] += exact_match(answer, s["gold"])
-            em["react-cotsc"] += exact_match(r["answer"] if r.get("finished") else answer, s["gold"])
+            em["react-cotsc"] += exact_match(r["answer"] if returned_answer(r.get("finished"), r.get("answer")) else answer,
+                                             s["gold"])
             em["cotsc-react"] += exact_match(r["answer"] if votes < k / 2 else answer, s["gold"])
         for m in curves:
             curves[m].append(em[m] / len(pairs))

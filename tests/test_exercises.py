@@ -1,5 +1,7 @@
-"""Every exercise can fail: each checker passes its reference solution, fails every wrong answer listed beside it,
-and says "not yet" (without raising) to the placeholder a notebook ships with."""
+"""Every exercise can fail, and judges the idea rather than the spelling: each checker passes its reference solution
+and every valid alternative listed beside it (`valid`: other spellings, numpy scalars, equivalent code), fails every
+wrong answer listed there (`wrong`: the misconception the exercise exists to catch, among others) with a hint, and
+says "not yet" (without raising) to the placeholder a notebook ships with."""
 import importlib.util
 from pathlib import Path
 
@@ -52,8 +54,20 @@ def test_the_solution_passes_wrong_answers_fail_and_the_blank_is_not_yet(solutio
     ex, s = exercises.of(notebook_name(path))[n], solution(path)
     v = ex.verdict(s.solutions[n])
     assert v.status == PASS, (v.status, v.message)
+    for good in getattr(s, "valid", {}).get(n, []):
+        v = ex.verdict(good)
+        assert v.status == PASS, ("a valid alternative is refused", good, v.status, v.message)
     for bad in s.wrong[n]:
         v = ex.verdict(bad)
         assert v.status == WRONG, (bad, v.status, v.message)
         assert v.message, "a wrong answer gets a hint"
     assert ex.verdict(...).status == NOT_YET
+
+
+def test_each_misconception_written_down_has_its_wrong_answer(solution):
+    """Where a solutions file names the misconception each exercise exists to catch, it names one per exercise."""
+    for path in SOLUTIONS:
+        s = solution(path)
+        if hasattr(s, "misconception"):
+            assert set(s.misconception) == set(s.solutions), f"{path.name}: one misconception per exercise"
+            assert all(isinstance(m, str) and m for m in s.misconception.values())

@@ -15,6 +15,13 @@ def _env():
     return WikiEnv(LocalWiki.course())
 
 
+def as_harness(action: str) -> str:
+    """An action as the agent's harness hands it to the tool: stripped, first letter lower-cased (Search[x] is
+    search[x], as in the paper's prompts and the official code)."""
+    action = action.strip()
+    return action[:1].lower() + action[1:]
+
+
 def _question():
     return next(q for q in load_questions("hotpotqa") if q["id"] == HARD)
 
@@ -26,12 +33,13 @@ def by_hand(actions):
     expect(len(actions) <= 7, f"{len(actions)} actions: the paper's agent gets at most 7")
     gold, env, seen = _question()["answer"], _env(), []
     for k, action in enumerate(actions, 1):
+        action = as_harness(action)
         obs, done = env.step(action)
         if done:
             expect(k == len(actions), f"action {k} ended the episode; the ones after it never run")
             answer = action[action.index("[") + 1:].removesuffix("]")
-            expect(exact_match(answer, gold), f"you finished with {answer!r}: not the gold answer. Read your last "
-                                              "observations again")
+            expect(exact_match(answer, gold), f"you finished with {answer!r}, which is not what the question "
+                                              "asks for: read the question, then your last observations")
             expect(any(gold.lower() in o.lower() for o in seen),
                    "the answer is right, but no observation showed it: that is a guess, not a lookup")
             return
@@ -44,6 +52,7 @@ def keyword(word):
     expect(isinstance(word, str) and word.strip(), "write the keyword as a string")
     env = _env()
     env.step("search[Milhouse Van Houten]")
+    word = word.strip()
     obs, _ = env.step(f"lookup[{word}]")
     expect(not obs.startswith("No more results"), f"lookup[{word}] finds nothing: the keyword must appear, "
                                                   "letter for letter, inside one sentence")
@@ -52,8 +61,10 @@ def keyword(word):
 
 @exercise(NB, 3, "which searches show a page")
 def forgiven(titles):
-    expect(isinstance(titles, (list, tuple, set)), "write a list of the searches that show a page")
-    expect(set(titles) <= set(SEARCHES), f"choose among {SEARCHES}")
+    expect(isinstance(titles, (list, tuple, set)) and all(isinstance(t, str) for t in titles),
+           "write a list of the searches that show a page")
+    titles = {t.strip() for t in titles}
+    expect(titles <= set(SEARCHES), f"choose among {SEARCHES}, copied as written")
     env = _env()
     hits = {s for s in SEARCHES if not env.step(f"search[{s}]")[0].startswith("Could not find")}
     for s in SEARCHES:

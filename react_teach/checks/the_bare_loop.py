@@ -7,29 +7,40 @@ COUNTRY_OF = {"Tokyo": "Japan", "Paris": "France", "Rome": "Italy", "Ottawa": "C
 CONTINENT = {"Japan": "Asia", "France": "Europe", "Italy": "Europe", "Canada": "North America"}
 CAPITAL = {country: city for city, country in COUNTRY_OF.items()}
 
-
-def tool(action: str) -> str:
-    name, _, arg = action.partition("[")
-    arg = arg.removesuffix("]")
-    if name == "country_of":
-        return COUNTRY_OF.get(arg, f"No city called {arg}.")
-    if name == "continent":
-        return CONTINENT.get(arg, f"No country called {arg}.")
-    if name == "finish":
-        return "Episode finished."
-    return f"Invalid action: {action}"
+# A world the learner's policy cannot have a copy of: the same cities, other answers. A policy that reads its
+# observations finishes with whatever this world says; one that answers from its own dictionaries cannot.
+ELSEWHERE = {"Tokyo": ("Yamato", "Mu"), "Paris": ("Gallia", "Atlantis"), "Rome": ("Latium", "Lemuria"),
+             "Ottawa": ("Laurentia", "Hyperborea")}
 
 
-def bare_loop(question: str, policy, max_steps: int = 5) -> tuple[str, str | None]:
+def world(country_of: dict, continent: dict):
+    def tool(action: str) -> str:
+        name, _, arg = action.partition("[")
+        arg = arg.removesuffix("]")
+        if name == "country_of":
+            return country_of.get(arg, f"No city called {arg}.")
+        if name == "continent":
+            return continent.get(arg, f"No country called {arg}.")
+        if name == "finish":
+            return "Episode finished."
+        return f"Invalid action: {action}"
+    return tool
+
+
+tool = world(COUNTRY_OF, CONTINENT)
+elsewhere = world({c: a for c, (a, _) in ELSEWHERE.items()}, dict(ELSEWHERE.values()))
+
+
+def bare_loop(question: str, policy, max_steps: int = 5, env=tool) -> tuple[str, str | None]:
     """The notebook's loop; returns the context and the finish answer (None without a finish)."""
     context = f"Question: {question}\n"
     for t in range(1, max_steps + 1):
         action = call(policy, context + f"Action {t}:")
         expect(isinstance(action, str), f"your policy returned {type(action).__name__}; it must return a string")
         action = action.strip()
-        context += f"Action {t}: {action}\nObservation {t}: {tool(action)}\n"
+        context += f"Action {t}: {action}\nObservation {t}: {env(action)}\n"
         if action.startswith("finish["):
-            return context, action[len("finish["):].removesuffix("]")
+            return context, action[len("finish["):].removesuffix("]").strip()
     return context, None
 
 
@@ -44,13 +55,22 @@ def closed_loop(policy):
             raise Wrong(f"for {city} your policy finished with {answer!r} (want {want!r}); the context ended "
                         f"{' / '.join(last)!r}. Does it read the question, then the last observation?")
         expect(context.count("\nAction") <= 3, f"for {city}, three actions are enough: two lookups and finish")
+    # the same questions in a world with other facts: only a policy that reads what the tool said gets these right
+    for city, (country, continent) in ELSEWHERE.items():
+        context, answer = bare_loop(f"On which continent is the country whose capital is {city}?", policy,
+                                    env=elsewhere)
+        if answer != continent:
+            raise Wrong(f"in a world where country_of[{city}] answers {country!r} and continent[{country}] answers "
+                        f"{continent!r}, your policy finished with {answer!r}: it answers from what it already "
+                        "knows, not from the Observation lines of its context")
 
 
 @exercise(NB, 2, "a third tool, capital_of[country]")
 def third_tool(fn):
     for country, city in CAPITAL.items():
         out = call(fn, f"capital_of[{country}]")
-        expect(out == city, f"capital_of[{country}] gave {out!r}; it should be the city itself, {city!r}")
+        expect(isinstance(out, str) and out.strip() == city,
+               f"capital_of[{country}] gave {out!r}; it should be the city itself, {city!r}")
     out = call(fn, "capital_of[Mars]")
     expect(isinstance(out, str) and "Mars" in out and not out.startswith("Invalid action"),
            f"capital_of[Mars] gave {out!r}: a known tool with an unknown country says so, naming it")
@@ -68,5 +88,6 @@ def observations(answer):
     expect(len(answer) == len(ACTIONS), f"one observation for each of the {len(ACTIONS)} actions")
     for action, mine in zip(ACTIONS, answer):
         want = tool(action)
-        expect(mine.strip() == want, f"for {action} you wrote {mine!r}; read `tool` again: what does that branch "
-                                     "return, to the letter?")
+        name = action.partition("[")[0]
+        expect(mine.strip() == want, f"for {action} you wrote {mine!r}, which `tool` never returns: which branch "
+                                     f"of `tool` answers {name!r}, and what does it return, to the letter?")

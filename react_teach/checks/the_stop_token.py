@@ -1,5 +1,7 @@
 """Checkers for the notebook "the stop token": the stop list of step i, what the harness does with two action
 lines, and a count from the committed run."""
+import numbers
+
 from react_teach.exercises import call, exercise, expect
 from react_teach.llm import cut_at_stop
 from react_teach.agent import Agent
@@ -47,14 +49,23 @@ def two_actions(counts):
 
 
 def _seven() -> tuple[int, int]:
+    """The footnote's counts: correct trajectories, and those among them that used all seven steps."""
+    rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
+    correct = [r for r in rows if r.get("em")]
+    return len(correct), sum(len(r["steps"]) >= 7 for r in correct)
+
+
+@exercise(NB, 3, "the footnote: seven steps among the correct runs")
+def seven(counts):
+    expect(isinstance(counts, (list, tuple)) and len(counts) == 2
+           and all(isinstance(c, numbers.Integral) and not isinstance(c, bool) for c in counts),
+           "write a pair of whole numbers: (correct runs, correct runs with 7 steps)")
+    right, at_limit = _seven()
     rows = read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
     used = [r for r in rows if len(r["steps"]) >= 7]
-    return len(used), sum(bool(r.get("em")) for r in used)
-
-
-@exercise(NB, 3, "the runs that used all seven steps")
-def seven(counts):
-    expect(isinstance(counts, (list, tuple)) and len(counts) == 2, "write a pair: (runs with 7 steps, correct ones)")
-    used, right = _seven()
-    expect(counts[0] == used, "count the rows whose `steps` list has seven entries")
-    expect(counts[1] == right, "among those, count the rows whose `em` is true")
+    inverse = (len(used), sum(bool(r.get("em")) for r in used))
+    if tuple(counts) == inverse and inverse != (right, at_limit):
+        expect(False, "that is P(correct | 7 steps): runs with seven steps, then the correct ones among them; the "
+                      "footnote conditions the other way, on the correct runs")
+    expect(counts[0] == right, "first count the rows whose `em` is true")
+    expect(counts[1] == at_limit, "among those correct rows, count the ones whose `steps` list has seven entries")
