@@ -4,6 +4,8 @@ from collections import Counter
 
 import pytest
 
+from react_teach.runs.sample import about_exemplar
+
 from react_teach.data import data_dir, hotpotqa_articles, load_exemplars, load_questions, read_jsonl, read_questions
 from react_teach.wiki import LocalWiki, WikiEnv
 
@@ -125,7 +127,11 @@ def test_questions_that_overlap_the_exemplars_are_marked():
             assert same <= bool(q.get("overlaps_exemplar")), f"{q['id']} is an exemplar and is not marked"
             assert (q.get("overlap") == "verbatim") == same, q["id"]
     marked = {q["id"] for t in ("hotpotqa", "fever") for q in load_questions(t) if q.get("overlaps_exemplar")}
-    assert marked == {"hq027", "hq051", "hq028", "hq029", "fv022", "fv029"}
+    # the exemplars' own questions, and every question about an exemplar's subject (react_teach.runs.sample)
+    assert {"hq027", "hq051", "hq028", "hq029", "fv022", "fv029"} <= marked
+    assert marked == {q["id"] for t in ("hotpotqa", "fever") for q in load_questions(t) if about_exemplar(q, t)
+                      or " ".join(q.get("question", q.get("claim", "")).lower().split()) in
+                      {" ".join(e["question"].lower().split()) for e in load_exemplars(t)}}
 
 
 # Facts corrected against the record (issue 14); a fact that changes with time says when it held.
