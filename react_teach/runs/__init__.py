@@ -220,10 +220,14 @@ def _run(method, questions, out, ids, texts, head, force, *, llm, wiki, task, ma
             raise
         text = json.dumps(line, ensure_ascii=False) + "\n"
         with lock:  # one whole line per write, on disk before the next question counts as done
-            with open(out, "a", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
+            try:  # appended, not rewritten: a kill leaves every earlier line (see `_rows` for a torn last one)
+                with open(out, "a", encoding="utf-8") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as e:  # a full disk: the message names the file (a write error carries no name)
+                stop.set()
+                raise OSError(e.errno, e.strerror or str(e), str(out)) from None
             done[i] = line
             if bar is not None:
                 bar.update(1)
