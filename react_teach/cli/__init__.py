@@ -90,6 +90,13 @@ def cmd_run(a) -> int:
     path = Path(a.questions) if a.questions else data_dir() / COURSE_SETS[a.task]
     if Path(a.out).resolve() == path.resolve():
         raise UsageError(f"--out {a.out} is the question file: one file cannot be both")
+    spec = a.llm or ""
+    while spec.startswith(("record:", "replay:")):  # checked before the cassette is read or the model loaded
+        kind, _, rest = spec.partition(":")
+        tape, _, spec = rest.partition("::")
+        if Path(tape).resolve() == Path(a.out).resolve():
+            raise UsageError(f"{Path(tape).name} would be both the model's cassette and the results file; give "
+                             "each its own file")
     questions = read_questions(path)
     need, other = ("claim", "question") if a.task == "fever" else ("question", "claim")
     if any(need not in q for q in questions):
