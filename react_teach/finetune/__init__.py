@@ -163,7 +163,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         raise ValueError(f"lr and alpha must be above 0, not {lr} and {alpha}")
     base = Path(base) if base else bundled_path()
     gguf_file.check_model(base)  # llama.cpp's tokenizer reads it next: a torn file would crash the process
-    out = check_target(out, ours=is_adapter, what="adapter file")
+    out = check_target(out, ours=is_adapter, what="GGUF adapter file")
     prov_path = check_target(out.with_suffix(".json"), ours=_is_provenance, what="provenance file")
     workdir = Path(workdir) if workdir else out.with_suffix(".ckpt")
     torch.manual_seed(seed)

@@ -178,7 +178,7 @@ def export_gguf(model: TorchLlama, path: str | Path) -> Path:
         writer.close()
 
     # atomic: a half-written adapter never sits under the real name; only an adapter is ever replaced
-    write_atomic(path, write, ours=is_adapter, what="adapter file")
+    write_atomic(path, write, ours=is_adapter, what="GGUF adapter file")
     return Path(path)
 
 
