@@ -24,6 +24,7 @@ import errno
 import importlib.resources
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -38,18 +39,90 @@ def cache_dir() -> Path:
     return Path(os.environ.get("REACT_TEACH_CACHE") or Path.home() / ".cache" / "react_teach")
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write a file so that a crash leaves either the old file or the new one, never half of either."""
-    path = Path(path)
+class NotOursError(ValueError):
+    """A path we must not write: a folder, a device, a fifo, or a file of another kind than the caller's."""
+
+
+def check_target(path: str | Path, ours=None, what: str = "file") -> Path:
+    """Refuse, before anything is computed or written, a path that `write_atomic` would refuse.
+
+    `ours(path) -> bool` says whether an existing regular file is of the kind the caller writes (a results file,
+    a wiki database, ...); without it any regular file may be replaced. A symbolic link is followed: the file it
+    names is the one checked and, later, replaced, and the link stays a link. Returns that real path.
+
+        >>> import tempfile, pathlib
+        >>> notes = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
+        >>> _ = notes.write_text("my notes")
+        >>> check_target(notes, ours=lambda p: False, what="wiki database")
+        Traceback (most recent call last):
+        ...
+        react_teach.data.NotOursError: notes.txt is not a wiki database of ours; nothing was written: give a new file or one this command wrote
+    """
+    path = Path(os.path.realpath(path))
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):  # not there yet (a bad folder is the writer's to report)
+        return path
+    if stat.S_ISDIR(st.st_mode):
+        raise NotOursError(f"{path} is a folder; give a {what} path")
+    if not stat.S_ISREG(st.st_mode):  # /dev/null, a fifo, a socket: replacing it would break the system or hang
+        kind = "fifo" if stat.S_ISFIFO(st.st_mode) else "device" if stat.S_ISCHR(st.st_mode) or \
+            stat.S_ISBLK(st.st_mode) else "special file"
+        raise NotOursError(f"{path} is a {kind}, not a regular file; nothing was written: give a {what} path")
+    if ours is not None and st.st_size and not ours(path):
+        raise NotOursError(f"{path.name} is not a {what} of ours; nothing was written: give a new file or one "
+                           "this command wrote")
+    return path
+
+
+def write_atomic(path: str | Path, content, *, ours=None, what: str = "file") -> None:
+    """The one way the package writes a file: all of it or none of it, and never over what is not ours.
+
+    `content` is text, bytes, or a function that writes the file it is given (SQLite, a GGUF or torch writer):
+    it always writes a temporary file in the target's folder, which is flushed to disk and renamed over the
+    target, so a crash or a full disk leaves the old file or the new one, never half of either, and no temporary
+    file. `ours` and `what` are `check_target`'s: a folder, a device, a fifo, or a foreign file is refused before
+    anything is written. An error names the file.
+
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+        >>> write_atomic(path, "one"); write_atomic(path, b"two"); path.read_text()
+        'two'
+        >>> write_atomic(path, lambda tmp: tmp.write_text("three")); path.read_text(), len(list(path.parent.iterdir()))
+        ('three', 1)
+    """
+    path = check_target(path, ours, what)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:  # a failed write (disk full, bad text) leaves no temporary file behind
+        try:
+            if callable(content):
+                os.close(fd)
+                fd = None
+                content(Path(tmp))
+                fd = os.open(tmp, os.O_RDONLY)
+            else:
+                data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            os.fsync(fd)
+            os.close(fd)
+            fd = None
+            check_target(path, ours, what)  # checked again: the file may have changed while we computed
+            if os.path.exists(path):
+                os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))  # a rewrite keeps the file's permissions
+            else:
+                os.chmod(tmp, 0o666 & ~UMASK)  # mkstemp's 0600 would hide a new file from its owner's group
+            os.replace(tmp, path)
+            _fsync_dir(path.parent)
+        except OSError as e:  # a full disk, a read-only folder: say which file, so the one-line message can
+            if e.filename:
+                raise
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from None
+    finally:  # a failed write (disk full, bad text, a writer that raised) leaves no temporary file behind
+        if fd is not None:
+            os.close(fd)
         Path(tmp).unlink(missing_ok=True)
 
 
@@ -76,6 +149,40 @@ def parse_json(text: str):
     except ValueError:  # the only other one json raises: an integer too long to convert (Python's int limit)
         raise ValueError(f"not JSON (an integer of more than {sys.get_int_max_str_digits() or 4300} digits)") \
             from None
+
+
+def _umask() -> int:  # read once at import: os.umask can only be read by setting it, which threads would race
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _umask()
+
+
+def _fsync_dir(folder: Path) -> None:
+    """The rename itself on disk too (POSIX); Windows cannot open a folder, and renames there are durable."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | Path) -> str:
+    """A text file as UTF-8, or ValueError naming the file and the first bad byte (not a bare codec message)."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None
 
 
 def parse_jsonl(text: str) -> list[tuple[int, object]]:
@@ -129,7 +236,7 @@ def read_jsonl(path: str | Path) -> list[dict]:
     JSON is refused, naming the file and the line."""
     path = Path(path)
     rows = []
-    for k, rec in parse_jsonl(path.read_text(encoding="utf-8")):
+    for k, rec in parse_jsonl(read_text(path)):
         if isinstance(rec, ValueError):
             raise ValueError(f"{path}:{k}: {rec}") from None
         rows.append(rec)
@@ -153,7 +260,7 @@ def read_questions(path: str | Path) -> list[dict]:
     text flattened to one line. Anything else is refused with the file and record named.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     if text.lstrip().startswith("["):
         try:
             rows = parse_json(text)
@@ -187,7 +294,7 @@ def read_questions(path: str | Path) -> list[dict]:
 def hotpotqa_articles(path: str | Path) -> list[dict]:
     """Corpus articles from the contexts of a HotpotQA distractor file (title and sentences of each paragraph)."""
     try:
-        data = parse_json(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(read_text(path))
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
     seen, out = set(), []
@@ -211,7 +318,7 @@ def read_prompts(path: str | Path, key: str) -> str | list[dict]:
     """The prompt under `key` in the paper's prompt JSON (an object of strings), or the trajectories of our
     exemplar JSONL (one or more lines, each with ``question`` and ``steps``). Anything else is refused."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     try:
         whole = parse_json(text)
     except ValueError:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from react_teach import llm, methods
 from react_teach.ablate import DERIVE, exemplar_prompt
-from react_teach.data import COURSE_SETS, data_dir, hotpotqa_articles, read_prompts, read_questions
+from react_teach.data import COURSE_SETS, data_dir, hotpotqa_articles, read_prompts, read_questions, write_atomic
 from react_teach.failures import label_file
 from react_teach.llm import LLMError, hide_credentials
 from react_teach.methods import solve
@@ -115,6 +115,15 @@ def cmd_ask(a) -> int:
 def cmd_run(a) -> int:
     _positive(a, "max_steps", "samples", "n", "concurrency")
     path = Path(a.questions) if a.questions else data_dir() / COURSE_SETS[a.task]
+    if Path(a.out).resolve() == path.resolve():
+        raise UsageError(f"--out {a.out} is the question file: one file cannot be both")
+    spec = a.llm or ""
+    while spec.startswith(("record:", "replay:")):  # checked before the cassette is read or the model loaded
+        kind, _, rest = spec.partition(":")
+        tape, _, spec = rest.partition("::")
+        if Path(tape).resolve() == Path(a.out).resolve():
+            raise UsageError(f"{Path(tape).name} would be both the model's cassette and the results file; give "
+                             "each its own file")
     questions = read_questions(path)
     need, other = ("claim", "question") if a.task == "fever" else ("question", "claim")
     if any(need not in q for q in questions):
@@ -184,7 +193,6 @@ def cmd_notebooks(a) -> int:
     """Copy the course's notebooks (and their reference solutions) out of the installed package into a folder;
     they run there against the installed package. Existing files are never overwritten."""
     import importlib.resources
-    import shutil
 
     root = Path(str(importlib.resources.files("react_teach.course_notebooks")))
     wanted = [(p, Path(a.dir) / p.name) for p in sorted(root.glob("[0-9][0-9]_*.ipynb"))]
@@ -196,8 +204,7 @@ def cmd_notebooks(a) -> int:
         raise UsageError(f"{there[0]} already exists{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}; "
                          "nothing copied: give a new or empty folder")
     for source, target in wanted:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        write_atomic(target, source.read_bytes(), ours=lambda _: False, what="new file")  # never over a file
     print(f"copied {sum(t.suffix == '.ipynb' for _, t in wanted)} notebooks and their solutions to {a.dir}; "
           f"open them with: jupyter lab {a.dir}")
     return 0

@@ -31,6 +31,14 @@ def cmd_world(a) -> int:
 
 
 def cmd_finetune(a) -> int:
+    # refused up front, before torch is imported or a world generated: one line and exit 2
+    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads"):
+        value = getattr(a, name)
+        if value is not None and value < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
+    for name in ("lr", "alpha"):
+        if not getattr(a, name) > 0:
+            raise ValueError(f"--{name} must be above 0, not {getattr(a, name)}")
     try:  # torch is the optional training extra: only this verb needs it, and `--help` must not load it
         from react_teach import finetune
         from react_teach.finetune.torch_llama import torch
@@ -39,11 +47,13 @@ def cmd_finetune(a) -> int:
 
     if a.threads:
         torch.set_num_threads(a.threads)
-    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
+    finetune.refuse_weaker(out, a.n, force=a.force)  # before minutes of world building: train checks it again
+    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course)
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
     prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
                           batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
+                          threads=a.threads, force=a.force,
                           meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
                                         + ("" if a.data == 1 else f", data version {a.data}")
                                         + (f", then {a.course} course-corpus questions" if a.course else ""),
@@ -82,4 +92,6 @@ def add(sub) -> None:
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
+    q.add_argument("--force", action="store_true",
+                   help="replace an adapter even with one trained on less, or ending with a higher loss")
     q.set_defaults(fn=cmd_finetune, argv=None)

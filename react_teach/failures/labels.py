@@ -6,11 +6,11 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 from collections import Counter
 from pathlib import Path
+
+from react_teach.data import check_target, read_text, write_atomic
 
 from .rules import CATEGORIES
 
@@ -45,23 +45,39 @@ def cohen_kappa(a: list[str], b: list[str]) -> float:
 
 
 class LabelStore:
-    """Human labels in a JSONL file, one {key, category, note} a line, written whole on every change.
+    """Human labels in a JSONL file, one {key, category, note} a line, rewritten whole on every change.
 
-    Each save writes a temporary file beside the real one and renames it over (`os.replace` is atomic), so a
-    crash or a killed kernel leaves the old file or the new one, never half of one. Keys are trajectory indexes
-    or ids, kept as given (JSON keeps 3 and "3" apart).
+    Human work is never lost:
+
+    - each save goes through `write_atomic` (a temporary file renamed over the real one), so a crash or a killed
+      kernel leaves the old file or the new one, never half of one;
+    - a line that cannot be read (edited by hand into nonsense, a torn write) is kept aside in `unreadable` and
+      written back as it was, never dropped;
+    - a file that is not a labels file (a run file, notes) is refused when the store is opened, before anything
+      is written; a file that is empty or absent starts a new store.
+
+    Keys are trajectory indexes or ids, kept as given (JSON keeps 3 and "3" apart).
+
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "labels.jsonl"
+        >>> _ = path.write_text('{"key": 1, "category": "hallucination", "note": ""}\\n{"key": 2, "categ\\n')
+        >>> store = LabelStore(path)
+        >>> store.set(3, "reasoning error"); path.read_text().splitlines()[-1]   # the torn line is kept
+        '{"key": 2, "categ'
+        >>> _ = path.write_text('{"react_teach_results": 1, "method": "react"}\\n{"id": "q1", "method": "react"}\\n')
+        >>> LabelStore(path)
+        Traceback (most recent call last):
+        ...
+        ValueError: labels.jsonl is not a labels file (line 1 is a JSON object without key and category); give the path of your labels file, or a new one
     """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._labels: dict = {}
+        self.unreadable: list[tuple[int, str]] = []  # (line number, the line as it was): written back, never lost
         if self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                try:
-                    d = json.loads(line)
-                    self._labels[d["key"]] = {"category": d["category"], "note": d.get("note", "")}
-                except (ValueError, KeyError, TypeError):
-                    continue  # a line edited by hand into nonsense: skip it rather than lose the others
+            self.path = check_target(self.path, what="labels file")  # a folder or a fifo: refused, not read
+            self._labels, self.unreadable = read_labels(self.path)
 
     def get(self, key: int | str) -> dict | None:
         return dict(self._labels[key]) if key in self._labels else None
@@ -71,21 +87,64 @@ class LabelStore:
             raise TypeError(f"a label key is a trajectory index (int) or id (str), not {type(key).__name__}")
         if category not in CATEGORIES:
             raise ValueError(f"{category!r} is not a Table 2 type; use one of {', '.join(CATEGORIES)}")
+        if not isinstance(note, str):
+            raise TypeError(f"a note is text, not {type(note).__name__}")
+        before = self._labels.get(key)
         self._labels[key] = {"category": category, "note": note}
-        self._save()
+        try:
+            self._save()
+        except BaseException:  # not saved: the store must not claim a label the file does not hold
+            if before is None:
+                del self._labels[key]
+            else:
+                self._labels[key] = before
+            raise
 
     def all(self) -> dict:
         return {k: dict(v) for k, v in self._labels.items()}
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        lines = [json.dumps({"key": k, **v}, ensure_ascii=False) for k, v in self._labels.items()]
+        write_atomic(self.path, "".join(line + "\n" for line in lines + [t for _, t in self.unreadable]),
+                     ours=lambda p: _is_labels(p), what="labels file")
+
+
+def _is_labels(path: Path) -> bool:
+    try:
+        read_labels(path)
+    except ValueError:
+        return False
+    return True
+
+
+def read_labels(path: Path) -> tuple[dict, list[tuple[int, str]]]:
+    """({key: {category, note}}, unreadable lines) of a labels file; ValueError if the file is another kind.
+
+    A line that is a JSON object without ``key`` and ``category`` (a run's result, its header) or a file without
+    a single label means the file is not ours: refusing it is the only way not to overwrite it later.
+    """
+    labels, unreadable = {}, []
+    text = read_text(path)
+    for k, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                for k, v in self._labels.items():
-                    f.write(json.dumps({"key": k, **v}, ensure_ascii=False) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+            d = json.loads(line)
+        except (ValueError, RecursionError):
+            unreadable.append((k, line))
+            continue
+        if not isinstance(d, dict) or not ({"key", "category"} & set(d)):
+            raise ValueError(f"{path.name} is not a labels file (line {k} is a JSON "
+                             f"{'object without key and category' if isinstance(d, dict) else type(d).__name__})"
+                             "; give the path of your labels file, or a new one")
+        key, category, note = d.get("key"), d.get("category"), d.get("note", "")
+        if isinstance(key, (int, str)) and not isinstance(key, bool) and category in CATEGORIES and \
+                isinstance(note, str):
+            labels[key] = {"category": category, "note": note}
+        else:
+            unreadable.append((k, line))  # a label edited into something we cannot use: kept as it was
+    if text.strip() and not labels and unreadable and not any(
+            '"category"' in t for _, t in unreadable):
+        raise ValueError(f"{path.name} is not a labels file (no line of it is a label); give the path of your "
+                         "labels file, or a new one")
+    return labels, unreadable

@@ -34,9 +34,9 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from react_teach import ablate, world
-from react_teach.llm import bundled_path
-from react_teach.llm.adapters import file_hash
-from react_teach.data import write_atomic
+from react_teach.llm import bundled_path, gguf_file
+from react_teach.llm.adapters import file_hash, is_adapter
+from react_teach.data import check_target, read_text, write_atomic
 from react_teach.trajectory import Trajectory
 from react_teach.world.wordings import is_in
 
@@ -140,19 +140,35 @@ def order(plan: list[list[int]], epochs: int, seed: int, max_steps: int | None =
 def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | None = None, rank: int = 8,
           alpha: float = 16.0, lr: float = 2e-3, epochs: int = 1, batch_tokens: int = 2048, loss: str = "model",
           seed: int = 0, workdir: str | Path | None = None, save_every: int = 20, threads: int | None = None,
-          meta: dict | None = None, progress: bool = True, max_steps: int | None = None) -> dict:
+          meta: dict | None = None, progress: bool = True, max_steps: int | None = None,
+          force: bool = False) -> dict:
     """Train one adapter on `texts` (see `training_text`) and write it to `out` (GGUF) with `out`.json provenance.
 
     Resumable: every `save_every` steps the adapter, the optimizer and the step are saved in `workdir`; a rerun of
     the same command with the same data continues from there. Returns the provenance dict.
+
+    Nothing is unpickled: a checkpoint is tensors (read with ``weights_only=True``) beside a JSON file with its
+    settings and its hash, and the settings are compared before the tensors are opened. An adapter that has a
+    provenance (a shipped one) is replaced only by one trained on as much and ending with a loss as low, unless
+    `force`; anything at `out` that is not an adapter is refused before training starts.
     """
     # torch is the optional training extra: the course imports this module without it (`world_texts`, checks)
     import torch
 
     from .torch_llama import TorchLlama, export_gguf, tokenizer
 
+    if not texts:
+        raise ValueError("no training texts: an adapter trained on nothing would replace a good one with noise")
+    for name, value in (("rank", rank), ("epochs", epochs), ("batch_tokens", batch_tokens), ("save_every", save_every),
+                        ("threads", threads or 1), ("max_steps", max_steps or 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}")
+    if not (lr > 0 and alpha > 0):
+        raise ValueError(f"lr and alpha must be above 0, not {lr} and {alpha}")
     base = Path(base) if base else bundled_path()
-    out = Path(out)
+    gguf_file.check_model(base)  # llama.cpp's tokenizer reads it next: a torn file would crash the process
+    out = check_target(out, ours=is_adapter, what="GGUF adapter file")
+    prov_path = check_target(out.with_suffix(".json"), ours=_is_provenance, what="provenance file")
     workdir = Path(workdir) if workdir else out.with_suffix(".ckpt")
     torch.manual_seed(seed)
     if threads:
@@ -163,28 +179,36 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
                     loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
                     base_sha256=file_hash(base))
+    old = refuse_weaker(out, len(texts), len(schedule), force)
+    resume = _read_checkpoint(workdir, settings)  # checked against the settings before the model is even loaded
     model = TorchLlama.from_gguf(base, rank=rank, alpha=alpha, seed=seed)
     opt = torch.optim.AdamW(model.lora.parameters(), lr=lr, weight_decay=0.0)
     warm = max(1, len(schedule) // 20)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) *
                                               max(0.1, 1 - s / max(1, len(schedule))))
     state = {"step": 0, "losses": [], "seconds": 0.0}
-    ckpt = workdir / "checkpoint.pt"
-    if ckpt.exists():
-        saved = torch.load(ckpt, weights_only=False)
-        if saved["settings"] != settings:
-            raise ValueError(f"{ckpt} belongs to another run (other data or settings); delete {workdir} to restart")
-        model.lora.load_state_dict(saved["lora"])
-        opt.load_state_dict(saved["opt"])
-        sched.load_state_dict(saved["sched"])
-        state = saved["state"]
+    if resume is not None:
+        tensors, state = resume
+        try:
+            model.lora.load_state_dict(tensors["lora"])
+            opt.load_state_dict(tensors["opt"])
+            sched.load_state_dict(tensors["sched"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as e:
+            raise ValueError(f"the checkpoint in {workdir} does not fit this model ({type(e).__name__}); delete "
+                             f"{workdir} to restart") from None
 
     def save():
-        workdir.mkdir(parents=True, exist_ok=True)
-        tmp = ckpt.with_suffix(".tmp")
-        torch.save({"settings": settings, "lora": model.lora.state_dict(), "opt": opt.state_dict(),
-                    "sched": sched.state_dict(), "state": state}, tmp)
-        tmp.replace(ckpt)  # atomic: a kill mid-save leaves the previous checkpoint intact
+        name = f"checkpoint-{state['step']}.pt"
+        write_atomic(workdir / name, lambda tmp: torch.save({"lora": model.lora.state_dict(), "opt": opt.state_dict(),
+                                                             "sched": sched.state_dict()}, tmp),
+                     what="checkpoint")
+        # the JSON is the commit: written after the tensors it names, so a kill between leaves the previous pair
+        write_atomic(workdir / CHECKPOINT, json.dumps({"settings": settings, "state": state, "tensors": name,
+                                                       "sha256": file_hash(workdir / name)}) + "\n",
+                     what="checkpoint")
+        for older in workdir.glob("checkpoint-*.pt"):
+            if older.name != name:
+                older.unlink(missing_ok=True)
 
     bf16 = torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
     bar = tqdm(total=len(schedule), initial=state["step"], disable=not progress, desc=f"fine-tune {method}")
@@ -209,15 +233,88 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         if state["step"] % save_every == 0 or state["step"] == len(schedule):
             save()
     bar.close()
-    export_gguf(model, out)
     tail = state["losses"][-10:]
+    final = round(sum(tail) / max(1, len(tail)), 4)
+    if old and not force and isinstance(old.get("final_loss"), (int, float)) and final > old["final_loss"]:
+        kept = out.with_name(f"{out.stem}.new.gguf")  # the new adapter is kept, beside, never over the better one
+        export_gguf(model, kept)
+        raise ValueError(f"the new adapter ends at loss {final}, worse than {out.name}'s {old['final_loss']}: "
+                         f"{out.name} is kept and the new one is in {kept.name}; --force to replace it anyway")
+    export_gguf(model, out)
     prov = {**settings, **(meta or {}), "examples": len(texts), "tokens": sum(len(i) for i, _ in data),
             "learned_tokens": sum(sum(m) for _, m in data), "first_loss": state["losses"][0] if tail else None,
-            "final_loss": round(sum(tail) / max(1, len(tail)), 4), "minutes": round(state["seconds"] / 60, 1),
+            "final_loss": final, "minutes": round(state["seconds"] / 60, 1),
             "threads": torch.get_num_threads(), "bf16": bf16, "torch": torch.__version__, "adapter": out.name,
             "adapter_sha256": file_hash(out), "losses": state["losses"]}
-    write_atomic(out.with_suffix(".json"), json.dumps(prov, indent=1) + "\n")
+    write_atomic(prov_path, json.dumps(prov, indent=1) + "\n", ours=_is_provenance, what="provenance file")
     return prov
+
+
+def refuse_weaker(out: Path, examples: int, steps: int | None = None, force: bool = False) -> dict | None:
+    """The provenance of the adapter at `out`, if any; ValueError if the new run is smaller (fewer examples or
+    steps) and would replace it with a weaker one without `force`. The CLI asks before it builds the worlds."""
+    old = _provenance(Path(out).with_suffix(".json")) if Path(out).exists() else None
+    if old is None or force:
+        return old
+    had_n, had_steps = old.get("examples"), old.get("steps")
+    fewer = (isinstance(had_n, int) and examples < had_n) or (
+        steps is not None and isinstance(had_steps, int) and steps < had_steps)
+    if fewer:
+        raise ValueError(f"{Path(out).name} was trained on {had_n} examples in {had_steps} steps; {examples} examples"
+                         f"{f' in {steps} steps' if steps is not None else ''} would replace it with a weaker "
+                         "adapter: give another --out, or --force")
+    return old
+
+
+CHECKPOINT = "checkpoint.json"  # settings, state and the hash of the tensors file it names
+TENSORS = re.compile(r"checkpoint-\d+\.pt")
+
+
+def _read_checkpoint(workdir: Path, settings: dict):
+    """(tensors, state) of the run in `workdir`, or None; ValueError if it is another run's or is damaged.
+
+    Only tensors are ever read (``weights_only=True``), and only after the settings match and the file's hash is
+    the one recorded: a planted or torn file is refused in one line, and never runs code.
+    """
+    import torch
+
+    path = workdir / CHECKPOINT
+    if not path.exists():
+        return None
+    restart = f"delete {workdir} to restart"
+    try:
+        meta = json.loads(read_text(path))
+    except (ValueError, RecursionError):
+        raise ValueError(f"{path} is not a checkpoint of ours (not JSON); {restart}") from None
+    if not isinstance(meta, dict) or meta.get("settings") != settings:
+        raise ValueError(f"{path} belongs to another run (other data or settings); {restart}")
+    state, name = meta.get("state"), meta.get("tensors")
+    if not (isinstance(state, dict) and isinstance(state.get("step"), int) and isinstance(state.get("losses"), list)
+            and isinstance(state.get("seconds"), (int, float)) and isinstance(name, str) and TENSORS.fullmatch(name)):
+        raise ValueError(f"{path} is damaged (no step, losses or tensors file); {restart}")
+    tensors = workdir / name
+    if not tensors.is_file() or file_hash(tensors) != meta.get("sha256"):
+        raise ValueError(f"{tensors} is missing, truncated or changed since it was saved; {restart}")
+    try:
+        saved = torch.load(tensors, weights_only=True, map_location="cpu")
+    except Exception as e:  # not plain tensors (a pickle with code in it), or torn: refused, never run
+        raise ValueError(f"{tensors} cannot be read as plain tensors ({type(e).__name__}); {restart}") from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"{tensors} is not a checkpoint; {restart}")
+    return saved, state
+
+
+def _provenance(path: Path) -> dict | None:
+    try:
+        prov = json.loads(read_text(path))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return prov if isinstance(prov, dict) else None
+
+
+def _is_provenance(path: Path) -> bool:
+    prov = _provenance(path)
+    return prov is not None and "adapter_sha256" in prov
 
 
 def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained", course: int = 0

@@ -31,7 +31,9 @@ except ImportError as e:  # the training stack is an optional extra; the course 
     raise ImportError("fine-tuning needs the training extra: pip install 'react_teach[train]' "
                       "(torch, CPU build, and gguf)") from e
 
+from react_teach.data import write_atomic
 from react_teach.llm import bundled_path  # noqa: F401  (re-exported for the worked example above)
+from react_teach.llm.adapters import is_adapter
 
 TARGETS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
 
@@ -159,25 +161,25 @@ class TorchLlama(torch.nn.Module):
 
 def export_gguf(model: TorchLlama, path: str | Path) -> Path:
     """Write the adapter as a GGUF LoRA file (float16) that llama.cpp loads with ``Llama(base, lora_path=...)``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    writer = gguf.GGUFWriter(str(tmp), "llama")
-    writer.add_string("general.type", "adapter")
-    writer.add_string("adapter.type", "lora")
-    writer.add_float32("adapter.lora.alpha", float(model.alpha))  # llama.cpp scales by alpha / rank, as we do
-    for n in range(model.cfg.n_layers):
-        for t in model.targets:
-            for part in ("a", "b"):
-                # numpy [r, in] for A and [out, r] for B; GGUF reverses the order into its own ne[] convention
-                array = model.lora[f"blk_{n}_{t}_{part}"].detach().numpy().astype("float16")
-                writer.add_tensor(f"blk.{n}.{t}.weight.lora_{part}", array)
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
-    tmp.replace(path)  # atomic: a half-written adapter never sits under the real name
-    return path
+    def write(tmp: Path) -> None:
+        writer = gguf.GGUFWriter(str(tmp), "llama")
+        writer.add_string("general.type", "adapter")
+        writer.add_string("adapter.type", "lora")
+        writer.add_float32("adapter.lora.alpha", float(model.alpha))  # llama.cpp scales by alpha / rank, as we do
+        for n in range(model.cfg.n_layers):
+            for t in model.targets:
+                for part in ("a", "b"):
+                    # numpy [r, in] for A and [out, r] for B; GGUF reverses the order into its own ne[] convention
+                    array = model.lora[f"blk_{n}_{t}_{part}"].detach().numpy().astype("float16")
+                    writer.add_tensor(f"blk.{n}.{t}.weight.lora_{part}", array)
+        writer.write_header_to_file()
+        writer.write_kv_data_to_file()
+        writer.write_tensors_to_file()
+        writer.close()
+
+    # atomic: a half-written adapter never sits under the real name; only an adapter is ever replaced
+    write_atomic(path, write, ours=is_adapter, what="GGUF adapter file")
+    return Path(path)
 
 
 def load_adapter(model: TorchLlama, path: str | Path) -> TorchLlama:

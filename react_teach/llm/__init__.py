@@ -71,7 +71,9 @@ class Completion:
         if not isinstance(d, dict) or not isinstance(d.get("text"), str):
             raise ValueError(f"a stored completion needs a text string, not {str(d)[:80]}")
         usage = d.get("usage", {})
-        if not isinstance(usage, dict) or set(usage) - set(Usage.__dataclass_fields__):
+        if not isinstance(usage, dict) or set(usage) - set(Usage.__dataclass_fields__) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in usage.values()):
+            # a count that is not a number would pass here and break a cost table far from this file
             raise ValueError(f"a stored completion has a bad usage field: {str(usage)[:80]}")
         return cls(d["text"], Usage(**usage), str(d.get("finish_reason", "stop")))
 
@@ -122,7 +124,7 @@ LAZY = {**dict.fromkeys(("ScriptLLM", "from_spec", "default", "SPEC_HELP", "BUIL
         **dict.fromkeys(("CachedLLM", "Cassette", "Recorder", "request_key"), "cassette"),
         **dict.fromkeys(("LocalLLM", "BUNDLED", "DEFAULT_LOCAL", "bundled_path"), "local"),
         **dict.fromkeys(("OpenAILLM", "CHAT_SYSTEM"), "remote"),
-        **dict.fromkeys(("adapters", "cassette", "local", "remote", "specs"), None)}
+        **dict.fromkeys(("adapters", "cassette", "gguf_file", "local", "remote", "specs"), None)}
 
 __all__ = ["LLM", "Completion", "LLMError", "PromptError", "Usage", "completions_from_json", "cut_at_stop",
            "hide_credentials", *LAZY]

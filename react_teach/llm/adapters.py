@@ -19,6 +19,8 @@ from pathlib import Path
 
 from react_teach.data import data_dir
 
+from . import gguf_file
+
 SHIPPED = {"ft-react": "react", "ft-act": "act", "ft-cot": "cot", "ft-standard": "standard"}  # spec -> format
 
 
@@ -45,12 +47,24 @@ def file_hash(path: str | Path) -> str:
     return sha256(path, st.st_size, st.st_mtime)
 
 
+PROVENANCE_KEYS = ("adapter_sha256", "base_sha256")  # what `shipped` checks an adapter by
+
+
 def provenance(name: str) -> dict:
     """How a shipped adapter was made: base and data hashes, steps, learning rate, rank, loss, minutes, command."""
     path = models_dir() / f"{name}.json"
     if not path.exists():
         raise AdapterError(f"no provenance for {name} in data/models/ (expected {path.name})")
-    return json.loads(path.read_text())
+    try:
+        prov = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as e:
+        raise AdapterError(f"data/models/{path.name} is not a provenance file (not JSON: {e}); restore it "
+                           "(git checkout data/models) or retrain the adapter") from None
+    bad = [k for k in PROVENANCE_KEYS if not isinstance(prov, dict) or not isinstance(prov.get(k), str)]
+    if bad:
+        raise AdapterError(f"data/models/{path.name} has no {' or '.join(bad)}: without it the adapter cannot be "
+                           "checked; restore it (git checkout data/models) or retrain the adapter")
+    return prov
 
 
 def shipped(name: str, base: Path) -> Path:
@@ -66,14 +80,24 @@ def shipped(name: str, base: Path) -> Path:
     if file_hash(base) != prov["base_sha256"]:
         raise AdapterError(f"{name} was trained on another base model than {base.name}; load it on its own base "
                            f"(sha256 {prov['base_sha256'][:12]}…)")
+    check_file(adapter, base)
     return adapter
 
 
-def check_file(adapter: Path) -> None:
-    """Refuse, before llama.cpp sees it, a file that is not a GGUF LoRA adapter (llama.cpp would only say 'failed')."""
-    if not adapter.exists():
+def check_file(adapter: Path, base: Path) -> None:
+    """Refuse, before llama.cpp sees it, a file that is not a LoRA adapter for `base`: llama.cpp trusts its input,
+    and a truncated or foreign file would crash the process (a notebook's kernel) instead of raising."""
+    if not Path(adapter).is_file():
         raise AdapterError(f"no adapter file at {adapter}")
-    with open(adapter, "rb") as f:
-        head = f.read(4)
-    if head != b"GGUF":
-        raise AdapterError(f"{adapter.name} is not a GGUF file (it starts with {head!r})")
+    try:
+        gguf_file.check_adapter(adapter, base)
+    except gguf_file.GGUFError as e:
+        raise AdapterError(str(e)) from None
+
+
+def is_adapter(path: Path) -> bool:
+    """Whether `path` is a GGUF LoRA adapter (the one kind of file `finetune` may replace)."""
+    try:
+        return gguf_file.read(path).fields.get("general.type") == "adapter"
+    except gguf_file.GGUFError:
+        return False

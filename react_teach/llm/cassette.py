@@ -19,7 +19,7 @@ import os
 import warnings
 from pathlib import Path
 
-from react_teach.data import cache_dir, parse_json, write_atomic
+from react_teach.data import NotOursError, cache_dir, check_target, parse_json, write_atomic
 from react_teach.llm import LLM, Completion, LLMError, completions_from_json
 
 
@@ -70,6 +70,10 @@ class Cassette:
         self.entries: dict[str, dict] = {}
         if self.path.is_dir():
             raise LLMError(f"{self.path} is a folder, not a cassette file")
+        try:  # a device or a fifo is never read (a fifo would hang) nor replaced by a recording
+            check_target(self.path, what="cassette file")
+        except NotOursError as e:
+            raise LLMError(str(e)) from None
         if self.path.exists():
             try:
                 lines = self.path.read_text(encoding="utf-8").splitlines()
@@ -106,7 +110,8 @@ class Cassette:
         except ValueError as e:
             raise LLMError(f"{self.inner.name} answered what a cassette cannot replay ({e}); not recorded") from None
         self.entries[key] = entry
-        write_atomic(self.path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self.entries.values()))
+        write_atomic(self.path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self.entries.values()),
+                     what="cassette file")
         return out
 
 
@@ -126,7 +131,9 @@ class CachedLLM:
     def complete(self, prompt, *, stop=None, temperature=0.0, max_tokens=100, n=1):
         if temperature > 0:
             return self.inner.complete(prompt, stop=stop, temperature=temperature, max_tokens=max_tokens, n=n)
-        key = request_key(self.name, prompt, stop, temperature, max_tokens, n)
+        # the key names the content: a local model's file hash (and its adapter's), not only its file name
+        key = request_key(getattr(self.inner, "identity", None) or self.name, prompt, stop, temperature,
+                          max_tokens, n)
         path = self.folder / key[:2] / f"{key}.json"
         try:
             out = completions_from_json(parse_json(path.read_text(encoding="utf-8")), n)
@@ -134,8 +141,8 @@ class CachedLLM:
             for c in out:
                 c.usage.seconds = 0.0
             return out
-        except (OSError, ValueError):
-            pass  # not there, torn, or edited: ask the model
+        except (OSError, ValueError, RecursionError):
+            pass  # not there, torn, or edited (a usage that is not a number, JSON nested too deep): ask the model
         out: list[Completion] = self.inner.complete(prompt, stop=stop, temperature=temperature,
                                                     max_tokens=max_tokens, n=n)
         try:

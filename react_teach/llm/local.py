@@ -21,6 +21,7 @@ from pathlib import Path
 
 from react_teach.trajectory import Usage
 from react_teach.llm import Completion, LLMError, PromptError
+from . import adapters, gguf_file
 from .adapters import file_hash
 
 BUNDLED = {
@@ -59,10 +60,18 @@ class LocalLLM:
     def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192, n_threads: int | None = None,
                  seed: int = 0, lora: str | Path | None = None, name: str | None = None):
         path = Path(path) if path else bundled_path()
-        if not path.exists():
+        if not path.is_file():
             raise LLMError(f"no model file at {path}")
         # A fine-tuned adapter has learned its format: the agent prompts it zero-shot, with no exemplars
         self.lora, self.zero_shot = (Path(lora) if lora else None), lora is not None
+        # llama.cpp trusts its files: a truncated one, junk after the magic, or a model given as the adapter
+        # would kill the process (a notebook's kernel). Each is read whole here first and refused in one line.
+        try:
+            gguf_file.check_model(path)
+            if self.lora:
+                adapters.check_file(self.lora, path)
+        except (gguf_file.GGUFError, adapters.AdapterError) as e:
+            raise LLMError(str(e)) from None
         try:
             from llama_cpp import Llama
         except ImportError as e:
@@ -71,6 +80,10 @@ class LocalLLM:
         self.name = name or f"local:{path.name}"
         if self.lora:  # the adapter's hash in the name: a retrained adapter never reads the old one's cached answers
             self.name += f"@{file_hash(self.lora)[:12]}"
+        # what the answers depend on, by content: the cache key and a run file's header use it, so another file
+        # under the same name never reads this one's cached answers, nor continues its run
+        self.identity = f"local sha256:{file_hash(path)}" + (f" lora sha256:{file_hash(self.lora)}" if self.lora
+                                                               else "")
         started = time.perf_counter()
         try:
             # REACT_TEACH_THREADS: fewer threads when something else (a training run) has the other cores

@@ -65,7 +65,8 @@ SPEC_HELP = ("use local, local:PATH.gguf, local:ft-react (or ft-act, ft-cot, ft-
 
 def _local(rest: str, completions) -> tuple[LLM, bool]:
     path, lora = _local_target(rest or DEFAULT_LOCAL)
-    key = f"{path.resolve() if path.exists() else path}+{lora}"
+    # keyed by content: another file under the same name (a retrained adapter, a replaced model) is loaded anew
+    key = " ".join(f"{p.resolve()}@{adapters.file_hash(p)}" for p in (path, lora) if p is not None)
     if key not in _LOCAL:
         _LOCAL[key] = LocalLLM(path, lora=lora, name=f"local:{rest}" if lora else None)
     return _LOCAL[key], True
@@ -74,15 +75,20 @@ def _local(rest: str, completions) -> tuple[LLM, bool]:
 def _local_target(target: str) -> tuple[Path, Path | None]:
     """``NAME``, ``PATH.gguf``, ``ft-react`` (a shipped adapter on the bundled base) or ``BASE+ADAPTER.gguf``."""
     def base_of(name: str) -> Path:
-        return Path(name) if name.endswith(".gguf") else bundled_path(name)
+        path = Path(name) if name.endswith(".gguf") else bundled_path(name)
+        if not path.is_file():
+            raise LLMError(f"no model file at {path}")
+        return path  # LocalLLM reads it whole (gguf_file) before llama.cpp sees it
 
     try:
         if target in adapters.SHIPPED:
-            return bundled_path(), adapters.shipped(target, bundled_path())
+            return base_of(DEFAULT_LOCAL), adapters.shipped(target, bundled_path())
         if "+" in target:
             base, _, adapter = target.rpartition("+")
-            adapters.check_file(Path(adapter))
-            return base_of(base or DEFAULT_LOCAL), Path(adapter)
+            base = base_of(base or DEFAULT_LOCAL)
+            if not Path(adapter).is_file():
+                raise adapters.AdapterError(f"no adapter file at {adapter}")
+            return base, Path(adapter)
     except adapters.AdapterError as e:
         raise LLMError(str(e)) from e
     return base_of(target), None

@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from react_teach import __version__, llm as llm_mod, methods, wiki as wiki_mod
 from react_teach.methods import solve
-from react_teach.data import RESULTS_HEADER, parse_json, write_atomic
+from react_teach.data import NotOursError, RESULTS_HEADER, check_target, parse_json, write_atomic
 from react_teach.trajectory import one_line
 from react_teach.llm import PromptError
 from .records import is_header, result_line
@@ -48,7 +48,8 @@ try:
 except ImportError:  # Windows: no advisory locks, so no protection against a second writer there
     fcntl = None
 
-CHECKED = ("method", "task", "llm", "wiki", "questions", "version")
+CHECKED = ("method", "task", "llm", "model", "wiki", "questions", "version")
+UNKNOWN_OK = ("questions", "model")  # absent on one side (an older file, a backend without a file): not compared
 
 
 class RunFileError(ValueError):
@@ -79,6 +80,27 @@ def _rows(out: Path) -> tuple[dict | None, list[dict], bool]:
     if header is None and not rows and out.stat().st_size:
         raise RunFileError(f"{out.name} is not a results file of ours; choose another --out")
     return header, rows, dirty or header is None
+
+
+def is_results_file(path: Path) -> bool:
+    """Whether `path` holds a run of ours (a header, or result lines): the only kind of file `run` rewrites."""
+    try:
+        _rows(path)
+    except RunFileError:
+        return False
+    return True
+
+
+def _files_of(llm) -> list[Path]:
+    """The files a backend reads and writes (a cassette, inside any wrappers): none may be the results file too."""
+    out = []
+    for _ in range(10):  # wrappers nest a few deep at most (a cache around a recorder around a server)
+        if isinstance(llm, llm_mod.Cassette):
+            out.append(llm.path)
+        llm = getattr(llm, "__dict__", {}).get("inner")
+        if llm is None:
+            break
+    return out
 
 
 @contextmanager
@@ -119,9 +141,17 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     A question that fails for its own reasons (too long for the model, refused) is written as a line with its
     `error`, and the run moves on; it is tried again on the next resume.
     """
-    out = Path(out)
-    if out.is_dir():
+    if Path(out).is_dir():
         raise RunFileError(f"{out} is a folder; --out takes a results file")
+    # refused before any model is asked: a folder, a device, a fifo, a file that is not a results file of ours
+    try:
+        out = check_target(out, ours=is_results_file, what="results file")
+    except NotOursError as e:
+        raise RunFileError(str(e)) from None
+    for other in _files_of(llm):
+        if other.resolve() == out:
+            raise RunFileError(f"{Path(other).name} would be both the model's cassette and the results file; "
+                               "give each its own file")
     ids = [str(q.get("id")) for q in questions]
     if len(set(ids)) != len(ids):
         raise RunFileError(f"the question id {next(i for i in ids if ids.count(i) > 1)!r} appears twice")
@@ -131,7 +161,10 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     llm = llm if llm is not None else llm_mod.default()
     if wiki is None and methods.needs_wiki(method):
         wiki = wiki_mod.LocalWiki.course()
+    # "model": what the answers come from, by content (a local model's file hash): the same file name on another
+    # model must not continue this run
     head = {RESULTS_HEADER: 1, "method": method, "task": task, "llm": getattr(llm, "name", None),
+            "model": getattr(llm, "identity", None),
             "wiki": getattr(wiki, "name", None) if methods.needs_wiki(method) else None,
             "questions": questions_sha, "version": __version__}
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -147,7 +180,7 @@ def _resume(out: Path, head: dict, force: bool, texts: dict) -> tuple[list[dict]
         if old is None:
             raise RunFileError(f"{out.name} has no header (an older run file); use --force-resume to continue it")
         diff = [f"{k} {old.get(k)!r}, not {head[k]!r}" for k in CHECKED
-                if old.get(k) != head[k] and not (k == "questions" and None in (old.get(k), head[k]))]
+                if old.get(k) != head[k] and not (k in UNKNOWN_OK and None in (old.get(k), head[k]))]
         if diff:
             raise RunFileError(f"{out.name} holds another run ({'; '.join(diff)}); use another --out, "
                                "or --force-resume to continue it anyway")
@@ -167,7 +200,8 @@ def _resume(out: Path, head: dict, force: bool, texts: dict) -> tuple[list[dict]
         if i in texts:
             done[i] = r
     if dirty or old != head:  # rewritten whole or not at all: a crash here leaves the old file
-        write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [head, *keep]))
+        write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [head, *keep]),
+                     ours=is_results_file, what="results file")
     return keep, done
 
 
@@ -196,10 +230,14 @@ def _run(method, questions, out, ids, texts, head, force, *, llm, wiki, task, ma
             raise
         text = json.dumps(line, ensure_ascii=False) + "\n"
         with lock:  # one whole line per write, on disk before the next question counts as done
-            with open(out, "a", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
+            try:  # appended, not rewritten: a kill leaves every earlier line (see `_rows` for a torn last one)
+                with open(out, "a", encoding="utf-8") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as e:  # a full disk: the message names the file (a write error carries no name)
+                stop.set()
+                raise OSError(e.errno, e.strerror or str(e), str(out)) from None
             done[i] = line
             if bar is not None:
                 bar.update(1)

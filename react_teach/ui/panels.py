@@ -121,7 +121,12 @@ class FailureLabeller(W.VBox):
         self.progress.value = f"trajectory {self.k + 1} / {len(self.rows)} · {done} labelled"
 
     def choose(self, category: str) -> None:
-        self.store.set(self.key(), category, self.note.value)
+        try:
+            self.store.set(self.key(), category, self.note.value)
+        except Exception as e:  # a full disk, a file replaced under us: shown where the learner looks, not lost
+            self.progress.value = (f"<span style='color:#b00'>not saved: {html.escape(f'{type(e).__name__}: {e}')}"
+                                   "</span>")
+            return
         self.show(self.k + 1 if self.k + 1 < len(self.rows) else self.k)
 
     def agreement(self) -> float:

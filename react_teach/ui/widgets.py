@@ -17,6 +17,7 @@ from pathlib import Path
 
 import ipywidgets as W
 
+from react_teach.data import check_target, read_text, write_atomic
 from react_teach.score import score
 from react_teach.trajectory import Trajectory
 from .trace import HUMAN_COLOUR, LEGEND, MODEL_COLOUR, _line, trace_html
@@ -78,9 +79,10 @@ class TraceEditor(W.VBox):
         self.end_button.on_click(lambda _: self._do(self.agent.run))
         self.edit_button.on_click(lambda _: self._shown(lambda: self.edit_and_resume(
             self.step_k.value, self.thought.value or None, self.action.value or None)))
-        self.compare_button.on_click(lambda _: self.compare(self.left.value, self.right.value))
-        self.save_button.on_click(lambda _: self.save(self.path.value))
-        self.load_button.on_click(lambda _: self.load(self.path.value))
+        # every button's error goes to the status line, where the learner looks (not the widget log)
+        self.compare_button.on_click(lambda _: self._shown(lambda: self.compare(self.left.value, self.right.value)))
+        self.save_button.on_click(lambda _: self._shown(lambda: self.save(self.path.value)))
+        self.load_button.on_click(lambda _: self._shown(lambda: self.load(self.path.value)))
         self.step_k.observe(lambda _: self._prefill(), names="value")
         self.render()
         super().__init__([
@@ -143,17 +145,22 @@ class TraceEditor(W.VBox):
         return self.diff.value
 
     def save(self, path: str | Path) -> None:
+        """Write every branch to `path` (JSON), whole or not at all; a file that is not a branches file is refused."""
+        if not self.branches:
+            raise ValueError("no branches to save yet: run the agent to the end, or edit a step")
         data = {"question": self.agent.trajectory.question, "gold": self.gold,
                 "branches": {name: t.to_json() for name, t in self.branches.items()}}
-        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1), ours=lambda p: _is_branches(p),
+                     what="branches file")
         self.status.value = f"saved {len(self.branches)} branches to {html.escape(Path(path).name)}"
 
     def load(self, path: str | Path) -> None:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        self.branches = {}
-        for name, t in data["branches"].items():
-            self.branches[name] = Trajectory.from_json(t)
-        self.left.options = self.right.options = list(self.branches)
+        """Read branches saved by `save`. Everything is read and checked first: a wrong file changes nothing."""
+        branches = read_branches(path)
+        self.branches = branches
+        names = list(branches)
+        self.left.options = self.right.options = names
+        self.left.value, self.right.value = names[0], names[-1]
         self.status.value = f"loaded {len(self.branches)} branches from {html.escape(Path(path).name)}"
 
     # -- display
@@ -174,3 +181,32 @@ class TraceEditor(W.VBox):
         self.step_k.max = max(1, len(a.trajectory.steps) + (0 if a.done else 1))
         self.status.value = (f"{len(a.trajectory.steps)} steps · {a.trajectory.n_calls} model calls"
                              + (" · done" if a.done else ""))
+
+
+def read_branches(path: str | Path) -> dict[str, Trajectory]:
+    """{name: trajectory} of a file written by `TraceEditor.save`; ValueError, naming the file, for anything else."""
+    path = Path(path)
+    check_target(path, what="branches file")  # a fifo would hang the kernel; a folder is not a file
+    try:
+        data = json.loads(read_text(path))
+    except RecursionError:
+        raise ValueError(f"{path.name} is not a branches file (JSON nested too deep)") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path.name} is not a branches file (not JSON: {e.msg}, line {e.lineno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("branches"), dict) or not data["branches"]:
+        raise ValueError(f"{path.name} is not a branches file (no \"branches\" object with at least one branch)")
+    out = {}
+    for name, t in data["branches"].items():
+        try:
+            out[name] = Trajectory.from_json(t)
+        except Exception as e:  # any shape from_json cannot take: this file is not ours
+            raise ValueError(f"{path.name}: branch {name!r} is not a trajectory ({type(e).__name__}: {e})") from None
+    return out
+
+
+def _is_branches(path: Path) -> bool:
+    try:
+        read_branches(path)
+    except (ValueError, OSError):
+        return False
+    return True

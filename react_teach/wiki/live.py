@@ -17,7 +17,7 @@ from pathlib import Path
 
 import requests
 
-from react_teach.data import cache_dir, parse_json
+from react_teach.data import cache_dir, parse_json, write_atomic
 from react_teach.wiki import Page, ToolFailure
 
 from .store import LocalWiki, _key
@@ -86,8 +86,8 @@ class LiveWiki:
         self.timeout, self.retries, self.backoff = timeout, retries, backoff
         self.db = Path(db) if db else cache_dir() / "wiki" / "live.db"
         self.db.parent.mkdir(parents=True, exist_ok=True)
-        if not self.db.exists():
-            LocalWiki.create(self.db).close()
+        if not self.db.exists():  # an empty database to fill, made whole or not at all
+            write_atomic(self.db, lambda tmp: LocalWiki.create(tmp).close(), what="wiki database")
         self.local = LocalWiki(self.db)  # one connection, one lock, for reading and writing
         self.name = "live"
 

@@ -25,7 +25,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Iterable
 
-from react_teach.data import cache_dir, data_dir, parse_json
+from react_teach.data import cache_dir, data_dir, parse_json, read_text, write_atomic
 from react_teach.wiki import Page, ToolFailure, WikiError
 
 SCHEMA = 2  # bump when the database layout changes: cached indexes are rebuilt
@@ -58,6 +58,18 @@ def article_text(a) -> str:
         raise WikiError(f"article {a['title']!r}: \"redirects\" must be a list of titles")
     parts = [s.strip() for s in a["sentences"] if s.strip()]
     return "\n".join(parts) if a.get("disambiguation") else " ".join(parts)
+
+
+def is_wiki_db(path: Path) -> bool:
+    """Whether `path` is a wiki database of ours (SQLite, with our meta table): the one kind `build` replaces."""
+    with open(path, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            return False
+    try:  # read only: looking must never change the file
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            return con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() is not None
+    except sqlite3.DatabaseError:
+        return False
 
 
 class LocalWiki:
@@ -148,13 +160,18 @@ class LocalWiki:
             con.execute("INSERT OR IGNORE INTO redirects VALUES (?, ?)", (_key(str(alias)), _key(title)))
 
     @classmethod
-    def build(cls, articles: Iterable, db: str | Path, *, source: str = "article") -> "LocalWiki":
-        """Write a new database atomically: a half-built index is never seen, and a bad article leaves nothing."""
+    def build(cls, articles: Iterable, db: str | Path, *, source: str = "article", ours=None) -> "LocalWiki":
+        """Write a new database atomically: a half-built index is never seen, and a bad article leaves nothing.
+
+        SQLite builds it in a temporary file beside `db`, renamed over `db` once every article is in (see
+        `write_atomic`). An existing `db` is replaced only if it is a wiki database (`is_wiki_db`, or `ours`): a
+        notes file given as --out is refused before anything is written. No articles at all is refused too.
+        """
         db = Path(db)
-        db.parent.mkdir(parents=True, exist_ok=True)
-        tmp = db.with_name(f".{db.name}.{os.getpid()}.tmp")
-        tmp.unlink(missing_ok=True)
-        try:
+        count = 0
+
+        def fill(tmp: Path) -> None:
+            nonlocal count
             with closing(cls.create(tmp)) as con, con:  # closed in any case; committed only if every article is good
                 for i, a in enumerate(articles, 1):
                     try:
@@ -162,9 +179,11 @@ class LocalWiki:
                     except WikiError as e:
                         raise WikiError(f"{source} {i}: {e}") from None
                     cls.add(con, a["title"], text, a.get("redirects") or ())
-            os.replace(tmp, db)
-        finally:
-            tmp.unlink(missing_ok=True)
+                    count = i
+            if not count:  # an empty corpus answers every search with nothing: a mistake, not a wiki
+                raise WikiError(f"no articles to build {db.name} from: the corpus is empty")
+
+        write_atomic(db, fill, ours=ours or is_wiki_db, what="wiki database")
         return cls(db)
 
     @classmethod
@@ -172,8 +191,8 @@ class LocalWiki:
         """Open a cached index, or build it; one that fails its check on open is rebuilt, never used."""
         try:
             return cls(db)
-        except (FileNotFoundError, WikiError):
-            return cls.build(articles(), db)
+        except (FileNotFoundError, WikiError):  # a file in our own cache folder: ours to replace, whatever it holds
+            return cls.build(articles(), db, ours=lambda _: True)
 
     @classmethod
     def from_articles(cls, articles: Iterable[dict], db: str | Path | None = None) -> "LocalWiki":
@@ -194,7 +213,7 @@ class LocalWiki:
 
         def articles():
             for p in paths:
-                for k, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+                for k, line in enumerate(read_text(p).splitlines(), 1):
                     if line.strip():
                         try:
                             a = parse_json(line)

@@ -49,6 +49,7 @@ import shutil
 from pathlib import Path
 
 from react_teach.ablate import DERIVE
+from react_teach.data import write_atomic
 from react_teach.wiki import LocalWiki
 
 from .articles import article, disambiguation_pages
@@ -152,8 +153,8 @@ def build(seed: int, size: int, out) -> dict:
                          "trajectory": t.to_json(), **{m: DERIVE[m](text) for m in DERIVE}})
         for name, items in (("corpus", w.articles), ("questions", w.questions), ("claims", w.claims),
                             ("trajectories", rows)):
-            (tmp / f"{name}.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"
-                                                       for x in items), encoding="utf-8")
+            write_atomic(tmp / f"{name}.jsonl", "".join(json.dumps(x, ensure_ascii=False, sort_keys=True) + "\n"
+                                                        for x in items))
         os.rename(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

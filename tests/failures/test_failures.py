@@ -355,13 +355,16 @@ def test_label_store_write_is_atomic(tmp_path, monkeypatch):
 
     def crash(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(labels.os, "replace", crash)
+    monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError):
         store.set(2, HALLUCINATION)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["mine.jsonl"]
     monkeypatch.undo()
-    path.write_text(path.read_text() + "not json\n{\"key\": 5}\n")  # a hand-edited file: bad lines are skipped
-    assert LabelStore(path).all() == {1: {"category": TRUE_POSITIVE, "note": ""}}
+    assert store.get(2) is None  # not saved, not claimed
+    path.write_text(path.read_text() + "not json\n{\"key\": 5}\n")  # a hand-edited file: bad lines kept aside
+    again = LabelStore(path)
+    assert again.all() == {1: {"category": TRUE_POSITIVE, "note": ""}}
+    assert [line for _, line in again.unreadable] == ["not json", '{"key": 5}']
 
 
 # ------------------------------------------------------------------------------- false positives (issue 14.7)

@@ -186,8 +186,8 @@ def test_an_interrupted_training_resumes_from_its_last_checkpoint(tmp_path, monk
         finetune.train(texts, "standard", out, **kw)
     assert not out.exists()
     monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
-    first_two = torch.load(out.with_suffix(".ckpt") / "checkpoint.pt", weights_only=False)["state"]["losses"]
+    first_two = json.loads((out.with_suffix(".ckpt") / "checkpoint.json").read_text())["state"]["losses"]
     prov = finetune.train(texts, "standard", out, **kw)
     assert len(first_two) == 2 and prov["losses"][:2] == first_two and len(prov["losses"]) == 4
     with pytest.raises(ValueError, match="another run"):
-        finetune.train(texts[:3], "standard", out, **kw)  # other data, same folder: refused, not mixed
+        finetune.train(texts[:3], "standard", out, force=True, **kw)  # other data, same folder: refused, not mixed

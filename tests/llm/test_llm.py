@@ -78,7 +78,7 @@ def test_unknown_specs_and_missing_files(tmp_path):
         from_spec("local:tiny")
     bad = tmp_path / "bad.gguf"
     bad.write_bytes(b"not a gguf")
-    with pytest.raises(LLMError, match="could not load bad.gguf"):
+    with pytest.raises(LLMError, match="bad.gguf is not a GGUF file"):
         from_spec(f"local:{bad}")
 
 
