@@ -125,7 +125,7 @@ def test_a_full_disk_during_a_run_names_the_file(tmp_path):  # low: a real file-
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG from write(), as ENOSPC on a full disk
         resource.setrlimit(resource.RLIMIT_FSIZE, (600, 600))
         sys.exit(main(["run", "--method", "standard", "--questions", {str(qs)!r}, "--llm", "script:{script}",
-                       "--wiki", "local:{tmp_path / 'none.db'}", "--out", {str(out)!r}]))
+                       "--out", {str(out)!r}]))
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
