@@ -1,5 +1,6 @@
-"""Every exercise can fail: each checker passes its reference solution, fails every wrong answer listed beside it,
-and says "not yet" (without raising) to the placeholder a notebook ships with."""
+"""Every exercise can fail: each checker passes its reference solution and every valid alternative listed beside it
+(`alternatives`, optional), fails every wrong answer listed there, and says "not yet" (without raising) to the
+placeholder a notebook ships with."""
 import importlib.util
 from pathlib import Path
 
@@ -52,6 +53,9 @@ def test_the_solution_passes_wrong_answers_fail_and_the_blank_is_not_yet(solutio
     ex, s = exercises.of(notebook_name(path))[n], solution(path)
     v = ex.verdict(s.solutions[n])
     assert v.status == PASS, (v.status, v.message)
+    for good in getattr(s, "alternatives", {}).get(n, []):  # the same idea, written another way
+        v = ex.verdict(good)
+        assert v.status == PASS, (good, v.status, v.message)
     for bad in s.wrong[n]:
         v = ex.verdict(bad)
         assert v.status == WRONG, (bad, v.status, v.message)
