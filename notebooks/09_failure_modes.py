@@ -213,8 +213,23 @@ search_errors = ...  # your answer
 ex[2](search_errors)
 
 # %% [markdown]
-# 3. (Open) Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
-#    Run `label_file` on the Act run (`hotpotqa_act.jsonl`): which failure type grows without thoughts?
+# 3. **A prediction.** Act is ReAct with the thoughts deleted. Before you run the next cell, write down which
+#    failure type you expect to take a larger share of Act's failures than of ReAct's: "reasoning error",
+#    "search result error", "hallucination" or "label ambiguity". The cell labels the Act run and checks.
+
+# %%
+my_prediction = ...  # your answer, e.g. "hallucination"
+
+act = scored(list(label_file(runs / "hotpotqa_act.jsonl")))
+for method, rows in (("react", react), ("act", act)):
+    failures = [r for r in rows if r["category"] in GROUPS["failure"]]
+    print(f"{method:5} failures, n = {len(failures)}: " + ", ".join(
+        f"{c} {100 * sum(r['category'] == c for r in failures) / len(failures):.0f}%" for c in GROUPS["failure"]))
+ex[3](my_prediction)
+
+# %% [markdown]
+# 4. (Open) Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
+#    Read three Act failures of the type that grew: what would a thought have changed?
 
 # %%
 # NBVAL_CHECK_OUTPUT
