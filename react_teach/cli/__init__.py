@@ -5,6 +5,7 @@ and `doctor`; here are the parser and the course's own verbs.
 
     python -m react_teach ask "Which magazine was started first, Arthur's Magazine or First for Women?" --json
     python -m react_teach run --method react --task hotpotqa --n 20 --out runs/react.jsonl
+    python -m react_teach run --method react --sample --out runs/react.jsonl   # the committed runs' sample
     python -m react_teach wiki search "High Plains"
     python -m react_teach ablate --prompts data/exemplars/hotpotqa.jsonl --key react --to act
     python -m react_teach label runs/react.jsonl
@@ -32,6 +33,7 @@ from react_teach.failures import label_file
 from react_teach.llm import LLMError
 from react_teach.methods import solve
 from react_teach.runs import questions_sha256, run
+from react_teach.runs.sample import sample
 from react_teach.score import summarize, summary_line
 from react_teach.trajectory import one_line
 from react_teach.wiki import LocalWiki, WikiEnv
@@ -93,7 +95,9 @@ def cmd_run(a) -> int:
     if any(need not in q for q in questions):
         raise UsageError(f"{path.name} holds {other}s, not {need}s: use --task "
                          f"{'hotpotqa' if a.task == 'fever' else 'fever'}")
-    rows = run(a.method, questions[: a.n], a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
+    # --sample: the course's run sample (react_teach.runs.sample), else the file's first N questions
+    questions = sample(a.task, a.n, questions) if a.sample else questions[: a.n]
+    rows = run(a.method, questions, a.out, llm=_llm(a.llm), task=a.task, max_steps=a.max_steps,
                wiki=_wiki(a.wiki, a.method), concurrency=a.concurrency, n_samples=a.samples,
                questions_sha=questions_sha256(path), force_resume=a.force_resume)
     failed = [r for r in rows if "error" in r]
@@ -192,7 +196,10 @@ def parser() -> argparse.ArgumentParser:
     q = sub.add_parser("run", help="a method over a question set, resumable JSONL")
     common(q)
     q.add_argument("--questions", help="our JSONL, HotpotQA distractor/simplified JSON or FEVER jsonl")
-    q.add_argument("--n", type=int, help="first N questions")
+    q.add_argument("--n", type=int, help="first N questions (with --sample: a sample of N)")
+    q.add_argument("--sample", action="store_true",
+                   help="the course's run sample: seeded, stratified, without the questions about the exemplars' "
+                        "subjects (40 HotpotQA questions, 24 FEVER claims unless --n)")
     q.add_argument("--concurrency", type=int, default=1, help="questions in parallel (remote servers)")
     q.add_argument("--out", required=True)
     q.add_argument("--force-resume", action="store_true",

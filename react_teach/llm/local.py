@@ -75,7 +75,9 @@ class LocalLLM:
         try:
             # REACT_TEACH_THREADS: fewer threads when something else (a training run) has the other cores
             threads = n_threads or int(os.environ.get("REACT_TEACH_THREADS") or 0) or os.cpu_count()
-            self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads,
+            # n_threads_batch too: left alone it is every core, and on a loaded machine the prompt's threads wait
+            # for each other at every barrier (a 30-token prompt took 50 s with n_threads=1 beside 14 busy processes)
+            self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
                                seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None)
         except Exception as e:  # llama.cpp says only "Failed to load model from file"
             what = f"the adapter {self.lora.name} on {path.name}" if self.lora else path.name

@@ -95,6 +95,17 @@ def is_header(rec) -> bool:
     return isinstance(rec, dict) and RESULTS_HEADER in rec
 
 
+def read_header(path: str | Path) -> dict | None:
+    """A run file's header line (method, task, llm, wiki, question file hash, version), or None without one."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    try:
+        rec = json.loads(first)
+    except ValueError:
+        return None
+    return rec if is_header(rec) else None
+
+
 def read_results(path: str | Path) -> list[dict]:
     """The result lines of a run file (the header and unreadable lines skipped), every id a string.
 

@@ -27,14 +27,18 @@ from __future__ import annotations
 
 from collections import Counter
 from math import sqrt
+from pathlib import Path
 
 from react_teach.score import FEVER_LABELS, normalize_answer
 from react_teach.data import load_questions
+from .records import read_header
 
 Z95 = 1.96
 
-# The course sets mark the test items found inside the exemplars (hq027, hq051, fv022, fv029 word for word;
-# hq028, hq029 paraphrased) with "overlaps_exemplar": true; a record without the field does not overlap.
+# The course sets mark with "overlaps_exemplar": true every question found inside the exemplars (hq027, hq051,
+# fv022, fv029 word for word; hq028, hq029, hq078 paraphrased) and every question about an exemplar's subject
+# ("overlap": "subject"; the rule is react_teach.runs.sample.about_exemplar). A record without the field does not
+# overlap. The run sample never draws them; `scored` leaves them out of runs made before it.
 OVERLAP_FIELD = "overlaps_exemplar"
 
 
@@ -100,15 +104,22 @@ def baselines(golds: list[str], task: str = "hotpotqa") -> dict[str, float]:
     return {"always yes": counts["yes"] / n, "always no": counts["no"] / n}
 
 
-def model_of(rows: list[dict]) -> str:
+def model_of(rows: list[dict] | str | Path) -> str:
     """The model that made a run, as the run file recorded it, never the model loaded now.
 
-    Reads a ``model`` field (or a ``header`` object with one) from the lines; older files without it say so.
+    Give the run file's path (its header line records the model under ``llm``) or its lines (a ``model`` field,
+    or a ``header`` object with one); a file from before headers says so.
+
+        >>> model_of([{"header": {"llm": "local:SmolLM2-135M-Instruct"}}, {"id": "hq001"}])
+        'local:SmolLM2-135M-Instruct'
     """
+    if isinstance(rows, (str, Path)):
+        head = read_header(rows)
+        rows = [head] if head else []
     names = set()
     for r in rows:
         head = r.get("header") if isinstance(r.get("header"), dict) else r
-        name = head.get("model") or head.get("model_spec")
+        name = head.get("model") or head.get("model_spec") or head.get("llm")
         if name:
             names.add(str(name))
     if not names:
