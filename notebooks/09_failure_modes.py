@@ -121,9 +121,19 @@ for method, rows in (("react", react), ("cot", cot)):
     plt.show()
 
 # %% [markdown]
-# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases: a share of
-# one trajectory has an interval from about 20% to 100%. Read them as examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning and search
-# errors, is what to look for in the failure bars.
+# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases, or on none
+# (the counts are in each title): a share of a handful of trajectories has a whisker across most of the axis.
+# Read them as examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning
+# and search errors, is what to look for in the failure bars.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(all(sum(r["correct"] is True for r in rows) <= 5 for rows in (react, cot)),
+      "at most 5 successes per method: the success bars are examples, not rates")
+fail = {m: counted(rows) for m, rows in (("react", react), ("cot", cot))}
+check(fail["cot"]["hallucination"][0] > fail["react"]["hallucination"][0]
+      and fail["react"]["search result error"][0] > fail["cot"]["search result error"][0],
+      "the paper's pattern: CoT hallucinates more, ReAct has more failed searches")
 
 # %% [markdown]
 # ## 4. Fake green: the false positive
@@ -156,7 +166,8 @@ labeller
 
 # %% [markdown]
 # The course authors labelled the first ten ReAct trajectories by hand, reading each one before looking at the
-# suggestion; their labels ship in `data/labels/`. Their agreement with the labeller:
+# suggestion; their labels ship in `data/labels/`. Their agreement with the labeller, on those of the ten that are
+# scored (the others are about an exemplar's subject):
 
 # %%
 # NBVAL_CHECK_OUTPUT
