@@ -125,8 +125,7 @@ check(max(rate(rows)["p"] for rows in runs.values()) <= max(
 # %%
 import matplotlib.pyplot as plt
 
-from react_teach.ui.plots import TABLE1
-from react_teach.ui.scoreplot import score_bars
+from react_teach.ui.plots import TABLE1, score_bars
 
 ours = {m: rate(rows) for m, rows in runs.items()}
 fig = score_bars({"paper: PaLM-540B, FEVER dev": {m: TABLE1[m][1] / 100 for m in ours},
