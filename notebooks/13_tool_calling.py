@@ -147,7 +147,8 @@ print(f"{trained.n_calls} calls, answer {trained.answer!r}, gold {held_q['answer
 
 # %% [markdown]
 # Here the structured call keeps a thought, because the model writes one before each action and the parser keeps
-# it. The loop is the same one; what changed is a model that learned to act.
+# it. The loop is the same one; what changed is a model that learned to act. (The environment's `reward = 0` only
+# means it was not given the gold answer: the last line compares the answer with the gold one.)
 #
 # ## 3. Side by side with text ReAct, on the same budget
 #

@@ -130,10 +130,16 @@ for s in second.steps:
 
 # %% [markdown]
 # Read the reflection before the verdict. A 135M model usually writes a sentence that *sounds* like a reflection
-# and names nothing specific, and trial 2 then repeats trial 1: reflection needs a model that can tell why it
-# failed, which is harder than failing. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
+# and names nothing specific, and trial 2 then starts with the same search as trial 1 and fails again: reflection
+# needs a model that can tell why it failed, which is harder than failing. The check below holds this sentence to
+# the run above. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
 # points of improvement over several reflective trials, with the oracle evaluator above. To try it on a capable
 # model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(second.steps[0].action == first.steps[0].action and not exact_match(second.answer, q["answer"]),
+      "trial 2 starts with trial 1's first search and fails again")
 
 # %% [markdown]
 # ## 4. Toolformer: learning where to call a tool
