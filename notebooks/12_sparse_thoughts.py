@@ -209,8 +209,8 @@ print(f"6 episodes, {sum(a.trajectory.n_calls for a in runs.values())} model cal
       f"{time.perf_counter() - started:.0f} s on {model.name}")
 
 # %% [markdown]
-# On two idle cores this cell takes about half a minute. If other programs keep the cores busy, llama.cpp's
-# threads wait for each other and the same cell can take many minutes. A second run is instant: `llm.default()`
+# The cell prints how long it took; on two idle cores that is under a minute. If other programs keep the cores
+# busy, llama.cpp's threads wait for each other and the same cell can take many minutes. A second run is instant: `llm.default()`
 # keeps every temperature-0 answer in an on-disk cache.
 
 # %%
