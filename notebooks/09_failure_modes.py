@@ -121,9 +121,19 @@ for method, rows in (("react", react), ("cot", cot)):
     plt.show()
 
 # %% [markdown]
-# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases: a share of
-# one trajectory has an interval from about 20% to 100%. Read them as examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning and search
-# errors, is what to look for in the failure bars.
+# With a 135M model almost every trajectory is a failure, so the success bars rest on very few cases, or on none
+# (the counts are in each title): a share of a handful of trajectories has a whisker across most of the axis.
+# Read them as examples, not as rates. The paper's *pattern*, that grounding trades hallucination for reasoning
+# and search errors, is what to look for in the failure bars.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(all(sum(r["correct"] is True for r in rows) <= 5 for rows in (react, cot)),
+      "at most 5 successes per method: the success bars are examples, not rates")
+fail = {m: counted(rows) for m, rows in (("react", react), ("cot", cot))}
+check(fail["cot"]["hallucination"][0] > fail["react"]["hallucination"][0]
+      and fail["react"]["search result error"][0] > fail["cot"]["search result error"][0],
+      "the paper's pattern: CoT hallucinates more, ReAct has more failed searches")
 
 # %% [markdown]
 # ## 4. Fake green: the false positive
@@ -156,7 +166,8 @@ labeller
 
 # %% [markdown]
 # The course authors labelled the first ten ReAct trajectories by hand, reading each one before looking at the
-# suggestion; their labels ship in `data/labels/`. Their agreement with the labeller:
+# suggestion; their labels ship in `data/labels/`. Their agreement with the labeller, on those of the ten that are
+# scored (the others are about an exemplar's subject):
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -213,8 +224,23 @@ search_errors = ...  # your answer
 ex[2](search_errors)
 
 # %% [markdown]
-# 3. (Open) Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
-#    Run `label_file` on the Act run (`hotpotqa_act.jsonl`): which failure type grows without thoughts?
+# 3. **A prediction.** Act is ReAct with the thoughts deleted. Before you run the next cell, write down which
+#    failure type you expect to take a larger share of Act's failures than of ReAct's: "reasoning error",
+#    "search result error", "hallucination" or "label ambiguity". The cell labels the Act run and checks.
+
+# %%
+my_prediction = ...  # your answer, e.g. "hallucination"
+
+act = scored(list(label_file(runs / "hotpotqa_act.jsonl")))
+for method, rows in (("react", react), ("act", act)):
+    failures = [r for r in rows if r["category"] in GROUPS["failure"]]
+    print(f"{method:5} failures, n = {len(failures)}: " + ", ".join(
+        f"{c} {100 * sum(r['category'] == c for r in failures) / len(failures):.0f}%" for c in GROUPS["failure"]))
+ex[3](my_prediction)
+
+# %% [markdown]
+# 4. (Open) Label ten trajectories in the widget, then compute `labeller.agreement()`. Where do you disagree most?
+#    Read three Act failures of the type that grew: what would a thought have changed?
 
 # %%
 # NBVAL_CHECK_OUTPUT

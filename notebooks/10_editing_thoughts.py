@@ -7,8 +7,9 @@
 # - keep both branches, compare them side by side, and save them;
 # - see why an agent that acts without thoughts cannot be corrected this way.
 #
-# The paper calls this property D, *human-aligned and controllable* (section 4, Figure 5): because ReAct's reasoning
-# is plain text in the context, a person can read it, and can **edit** it. In the paper's ALFWorld example, changing
+# The paper calls this property D, *human-aligned and controllable*: it lists it in section 2 with the other three
+# properties of ReAct, and shows it in section 4 (Figure 5). Because ReAct's reasoning is plain text in the context,
+# a person can read it, and can **edit** it. In the paper's ALFWorld example, changing
 # two thoughts turns a failing episode into a success. An Act agent has no thought to edit.
 
 # %%
@@ -72,6 +73,16 @@ HTML(editor.compare("original", "edit 1: step 2"))
 #
 # Here you play the model, so every line is known in advance. After the edit the model is called on the transcript
 # up to your thought, followed by `Action 2:`, with the stop `"\n"`: it writes one action and nothing else.
+#
+# **Predict first** (exercise 3). The next cell runs the script to the end (a wrong answer, in two calls), edits
+# thought 2, and runs again to the end. How many model calls will it have made in all? Write your number before
+# you run it.
+
+# %%
+from react_teach import exercises
+
+ex = exercises.of("editing_thoughts")
+my_calls = ...  # your prediction: a whole number of model calls
 
 # %%
 me = llm.Recorder(llm.from_spec("script:", completions=[
@@ -86,6 +97,10 @@ scripted.edit(2, "Front Row is the program. I need to search Front Row (software
 second = scripted.run()
 # NBVAL_CHECK_OUTPUT
 (me.requests[2][0][-90:], me.requests[2][1]["stop"]), (first.answer, second.answer), [s.author for s in second.steps]
+
+# %%
+print(f"{len(me.requests)} model calls in all")
+ex[3](my_calls)
 
 # %% [markdown]
 # ## 5. Save and load branches
@@ -121,10 +136,11 @@ print(act.run().render())
 # ## 7. A model that follows the edit
 #
 # Section 2's edit did not steer the bundled model: a 135M model prompted with exemplars does not condition on its
-# context closely enough. The paper's answer for small models is fine-tuning (notebook *fine-tuning*): the adapter
-# `local:ft-react` learned the ReAct format from oracle trajectories of generated worlds. Here it is on a question
-# from the held-out world that it got wrong on its own. We rewrite its first wrong thought, at the step where its
-# action first left the right path, and resume.
+# context closely enough. The paper's answer for small models is fine-tuning: the adapter `local:ft-react` learned
+# the ReAct format from oracle trajectories of generated worlds (we build it in notebook 16, *fine-tuning*). Here it is on a question
+# from the held-out world that it got wrong on its own (the first such question, among the benchmark's, that it
+# also gets wrong here). We rewrite its first wrong thought, at the step where its action first left the right
+# path, and resume.
 
 # %%
 from react_teach import world
@@ -133,19 +149,30 @@ from react_teach.data import data_dir
 held = world.generate(world.HELDOUT_SEED, world.SIZE)
 held_wiki = world.wiki(held)
 rescue = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())["rescue"]
-case = next(c for c in rescue["cases"] if c["em"] and c["kind"] == "plan")  # an edit that plans, not one that answers
-q = next(x for x in held.questions if x["id"] == case["id"])
-ft_agent = Agent(q["question"], llm=llm.from_spec("local:ft-react"), wiki=held_wiki, gold=q["answer"])
-ft_original = ft_agent.run()
+from react_teach.score import exact_match
+
+ft = llm.from_spec("local:ft-react")
+for case in [c for c in rescue["cases"] if c["em"] and c["kind"] == "plan"][:5]:  # edits that plan, not answer
+    q = next(x for x in held.questions if x["id"] == case["id"])
+    ft_agent = Agent(q["question"], llm=ft, wiki=held_wiki, gold=q["answer"])
+    ft_original = ft_agent.run()
+    if not exact_match(ft_original.answer, q["answer"]):  # wrong here too: the benchmark ran on another machine,
+        break                                             # and a greedy decode can differ by a token between builds
 ft_editor = TraceEditor(ft_agent, gold=q["answer"])
 ft_edited = ft_editor.edit_and_resume(case["step"], case["thought"])
 print(f"{q['question']}\noriginal: {ft_original.answer!r} | edited: {ft_edited.answer!r} | gold: {q['answer']!r}")
 HTML(ft_editor.compare("original", f"edit 1: step {case['step']}"))
 
+# %%
+# NBVAL_CHECK_OUTPUT
+check(not exact_match(ft_original.answer, q["answer"]) and exact_match(ft_edited.answer, q["answer"]),
+      "the fine-tuned model fails on its own and reaches the gold answer after the edit")
+
 # %% [markdown]
 # Over all 200 held-out questions, `benchmarks/finetune_eval.py` did this for every failure of the fine-tuned
 # model: the share that one edited thought rescues, split by whether the edit only said what to read next ("plan")
-# or stated the conclusion:
+# or stated the conclusion. Keep the two apart: an edit that states the answer measures whether the model copies
+# it, not whether it follows a plan, so only the first line is evidence of steering.
 
 # %%
 for kind in ("plan", "conclusion"):
@@ -170,10 +197,8 @@ for kind in ("plan", "conclusion"):
 # edit of thought 2:
 
 # %%
-from react_teach import exercises
 from react_teach.checks.editing_thoughts import THOUGHT
 
-ex = exercises.of("editing_thoughts")
 print(THOUGHT)
 
 # %% [markdown]
@@ -194,7 +219,9 @@ follower = [...]  # your completions, e.g. [" ...", " ..."]
 ex[2](follower)
 
 # %% [markdown]
-# 3. (Open) Edit thought 1 instead of thought 2 on the bundled model: does an earlier correction help more or
+# 3. **The calls an edit costs**: your prediction in section 4.
+#
+# 4. (Open) Edit thought 1 instead of thought 2 on the bundled model: does an earlier correction help more or
 #    less? Then load the saved branches into a new `TraceEditor` and compare them again.
 
 # %%

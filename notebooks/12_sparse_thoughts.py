@@ -82,6 +82,25 @@ env.reset()
 env.step("take tomato 1 from countertop 1"), env.step("think: the tomato may be on countertop 1."), env.location
 
 # %% [markdown]
+# **Predict first** (exercise 3). Here are eight lines for the same heat task, in a fresh room. Which of them will
+# the world answer with `Nothing happens.`? Write their positions (from 0) before you run the cell after.
+
+# %%
+from react_teach import exercises
+from react_teach.checks.sparse_thoughts import LINES
+
+ex = exercises.of("sparse_thoughts")
+print(list(enumerate(LINES)))
+my_nothing = ...  # your prediction: a list of positions, e.g. [0, 3]
+
+# %%
+env = HouseholdEnv(task)
+env.reset()
+for i, line in enumerate(LINES):
+    print(i, ">", line, "->", env.step(line)[0])
+ex[3](my_nothing)
+
+# %% [markdown]
 # The world, the expert and the agent now live in `react_teach.household` (`generate`, `HouseholdEnv`, `expert`,
 # `HouseholdAgent`).
 
@@ -190,8 +209,8 @@ print(f"6 episodes, {sum(a.trajectory.n_calls for a in runs.values())} model cal
       f"{time.perf_counter() - started:.0f} s on {model.name}")
 
 # %% [markdown]
-# On two idle cores this cell takes about half a minute. If other programs keep the cores busy, llama.cpp's
-# threads wait for each other and the same cell can take many minutes. A second run is instant: `llm.default()`
+# The cell prints how long it took; on two idle cores that is under a minute. If other programs keep the cores
+# busy, llama.cpp's threads wait for each other and the same cell can take many minutes. A second run is instant: `llm.default()`
 # keeps every temperature-0 answer in an on-disk cache.
 
 # %%
@@ -260,10 +279,8 @@ Counter(label for trial in trials for label in where(runs["react", trial.type].t
 #    `render(...)` to the prefix, pass that as `HouseholdAgent(..., prefix=...)`, and try `generate("cool", 2)`.
 
 # %%
-from react_teach import exercises
 from react_teach.household import play
 
-ex = exercises.of("sparse_thoughts")
 print(generate("cool", 7).goal)
 print(HouseholdEnv(generate("cool", 7)).reset())
 my_episode = [...]  # your lines, e.g. ["think: ...", "go to ...", ...]
@@ -277,7 +294,9 @@ act_steps = ...  # your answer
 ex[2](act_steps)
 
 # %% [markdown]
-# 3. (Open) Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small
+# 3. **What the world answers**: your prediction in section 1.
+#
+# 4. (Open) Rerun section 3 with `max_steps=50`, the official limit. Does more room change anything for the small
 #    model? Count the `x` in the patterns.
 
 # %%

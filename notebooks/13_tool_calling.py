@@ -17,7 +17,7 @@ import json
 from IPython.display import HTML
 
 from react_teach import check
-from react_teach.tools.calling import TOOLS, local_chat, tool_calling
+from react_teach.tools.calling import TOOLS, local_chat, tool_calling, trained_chat
 from react_teach.data import data_dir, load_questions, read_jsonl
 from react_teach.llm import Usage
 from react_teach.trajectory import Trajectory
@@ -51,8 +51,8 @@ questions = {q["id"]: q for q in load_questions("hotpotqa")}
 # %%
 def me(messages, tools):
     """You, as a tool-calling model: three calls in a fixed order."""
-    script = [("search", {"entity": "Arthur's Magazine"}), ("search", {"entity": "First for Women"}),
-              ("finish", {"answer": "Arthur's Magazine"})]
+    script = [("search", {"entity": "Intel"}), ("search", {"entity": "Microsoft"}),
+              ("finish", {"answer": "Intel"})]
     name, args = script[sum(m["role"] == "tool" for m in messages)]
     me.seen = messages  # keep what the model was shown, to read it below
     call = {"id": f"call{len(messages)}", "type": "function",
@@ -62,7 +62,7 @@ def me(messages, tools):
 
 # %%
 # NBVAL_CHECK_OUTPUT
-trace = tool_calling(questions["hq027"]["question"], me, wiki)
+trace = tool_calling(questions["hq023"]["question"], me, wiki)
 print(trace.render())
 trace.answer, trace.n_calls
 
@@ -93,27 +93,72 @@ for m in me.seen:
 # the model. The system prompt carries no exemplars, only the tool list.
 #
 # Two course questions, with the same budget as text ReAct (seven calls): the paper's Figure 1 question in our
-# wording, and its magazine comparison. This cell takes the longest in the notebook (typically tens of seconds on
-# two cores).
+# wording, and the next scored question of the committed ReAct run (so that section 3 can put the two side by
+# side). Neither is an exemplar's question or about an exemplar's subject: `scored` leaves those out.
+#
+# **Predict first** (exercise 3). Suppose the model sends the same search on every turn, whatever it reads. How
+# many calls will `tool_calling` make before it stops? Write your number now; the check runs after this section.
 
 # %%
+from react_teach import exercises
+
+ex = exercises.of("tool_calling")
+my_calls = ...  # your prediction: a whole number of calls
+
+# %%
+from react_teach.runs.stats import scored
+
+run = {r["id"]: r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")}
+picked = ["hq001", next(r["id"] for r in scored(list(run.values())) if r["id"] != "hq001")]
 chat = local_chat()  # the bundled SmolLM2-135M again, sampling under a JSON grammar
-picked = ["hq001", "hq027"]
 traces = {i: tool_calling(questions[i]["question"], chat, wiki, max_calls=7) for i in picked}
 {i: (t.n_calls, t.answer) for i, t in traces.items()}
 
 # %% [markdown]
+# Neither run finishes. The bundled model, prompted with only the tool list, sends the same call again after
+# reading its result, until the budget of seven calls is spent, and the answer stays empty. A grammar makes every
+# call well formed; it cannot make the model decide it has read enough. Your prediction, checked on a chat that
+# repeats one search:
+
+# %%
+from react_teach.checks.tool_calling import repeating
+
+print(tool_calling(questions["hq001"]["question"], repeating(), wiki, max_calls=7).n_calls, "calls")
+ex[3](my_calls)
+
+# %% [markdown]
+# ## 2b. A run that finishes: a model trained on the format
+#
+# A hosted tool-calling model finishes because it was *trained* to write calls, and the server parses what it
+# writes into `tool_calls`. We have such a model: the adapter `local:ft-react`, fine-tuned on ReAct trajectories
+# of generated worlds (we build it in notebook 16). `trained_chat` is the server's half: it writes the messages out
+# in the format the adapter learned, and parses its `Action k: Search[...]` back into a structured call, with the
+# thought as the message's `content`. The adapter was trained on generated worlds, so we ask it a question of the
+# held-out world, which it never saw in training.
+
+# %%
+from react_teach import world
+
+held = world.generate(world.HELDOUT_SEED, world.SIZE)
+held_q = held.questions[0]
+trained = tool_calling(held_q["question"], trained_chat("local:ft-react"), world.wiki(held), max_calls=7)
+print(trained.render())
+print(f"{trained.n_calls} calls, answer {trained.answer!r}, gold {held_q['answer']!r}")
+
+# %% [markdown]
+# Here the structured call keeps a thought, because the model writes one before each action and the parser keeps
+# it. The loop is the same one; what changed is a model that learned to act. (The environment's `reward = 0` only
+# means it was not given the gold answer: the last line compares the answer with the gold one.)
+#
 # ## 3. Side by side with text ReAct, on the same budget
 #
 # On the left, text ReAct on the same question, read from the committed full run of the course
 # (`data/runs/hotpotqa_react.jsonl`, made with
 # `python -m react_teach run --method react --task hotpotqa --out data/runs/hotpotqa_react.jsonl`, same model, six
-# exemplars). On the right, tool calling. Blue lines were written by the model, green lines by the environment.
+# exemplars). On the right, tool calling on the bundled model. Blue lines were written by the model, green lines
+# by the environment.
 
 # %%
-run = {r["id"]: r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")}
-
-
 def side_by_side(i):
     """Text ReAct from the committed run (left) and grammar-constrained tool calling (right), on question i."""
     gold = questions[i]["answer"]
@@ -123,10 +168,10 @@ def side_by_side(i):
                 f"<tr>{cell}{left}</td>{cell}{trace_html(traces[i], gold=gold)}</td></tr></table>")
 
 
-side_by_side("hq001")
+side_by_side(picked[0])
 
 # %%
-side_by_side("hq027")
+side_by_side(picked[1])
 
 
 # %% [markdown]
@@ -210,11 +255,6 @@ for i, t in traces.items():
 #    `tool_calls` (as `me` builds them) and returns the text action `WikiEnv` runs, such as `search[Front Row]`.
 
 # %%
-from react_teach import exercises
-
-ex = exercises.of("tool_calling")
-
-
 def to_action(call):
     ...  # your code here
 
@@ -234,7 +274,9 @@ def my_chat(messages, tools):
 ex[2](my_chat)
 
 # %% [markdown]
-# 3. (Open) Run section 2 on a capable model with `openai_chat("gpt-4o-mini")`, and text ReAct on the same model.
+# 3. **A model that repeats itself**: your prediction in section 2.
+#
+# 4. (Open) Run section 2 on a capable model with `openai_chat("gpt-4o-mini")`, and text ReAct on the same model.
 #    Which one makes fewer calls? Does either repeat a call or stop early?
 
 # %%
@@ -243,3 +285,5 @@ names = {t["function"]["name"] for t in TOOLS}
 check(all(s.action.split("[", 1)[0] in names for t in traces.values() for s in t.steps if s.action is not None),
       "every grammar-constrained call names a known tool")
 check(all(t.n_calls <= 7 for t in traces.values()), "tool calling keeps text ReAct's budget of seven calls")
+check(not any(t.extra["finished"] for t in traces.values()), "the bundled model finishes neither run (section 2)")
+check(trained.extra["finished"], "the fine-tuned model's run finishes (section 2b)")

@@ -114,15 +114,15 @@ def is_arithmetic(expression):
 ex[1](is_arithmetic)
 
 # %% [markdown]
-# 2. **Which inputs are refused?** Below are eight inputs. Predict which ones `calculate` refuses, then try them,
-#    and give the list of their positions (from 0). Which check refuses `(2 ** 100) ** 100`, and why does the
-#    exponent limit not catch it?
+# 2. **Predict, then try.** Below are eight inputs. Before you run any of them, write in `refused` the positions
+#    (from 0) of the ones you expect `calculate` to refuse; the check runs every one. Then try them
+#    yourself. Which check refuses `(2 ** 100) ** 100`, and why does the exponent limit not catch it?
 
 # %%
 from react_teach.checks.safe_tools import EXPRESSIONS
 
 print(list(enumerate(EXPRESSIONS)))
-refused = ...  # your answer, e.g. [0, 3]
+refused = ...  # your prediction, e.g. [0, 3]
 ex[2](refused)
 
 # %%

@@ -16,7 +16,27 @@ from react_teach.data import data_dir, read_jsonl
 # A text-ReAct trajectory that takes N tool actions and then answers costs N + 1 model calls, plus one more for
 # every re-prompt (notebook "the stop token"). Every call sends the instruction, the six exemplars, the question and all the steps
 # so far, so the prompt grows at every step and the exemplars are read again every time. The one-call methods pay
-# once: Standard and CoT make one call, and CoT-SC makes one call that samples 21 answers from the same prompt.
+# once: Standard and CoT make one call. CoT-SC makes one *request* that asks for 21 samples of the same prompt: the
+# run counts it as one call, but its usage counts the prompt once per sample, so its *prompt* column is about
+# 21 times CoT's. A local backend reads that prompt once and samples 21 times, which is why nearly all of it is *cached*;
+# an API that bills per sample charges all 21.
+#
+# **Predict first** (exercise 3). A text-ReAct trajectory searches twice and then answers; in step 2 the model
+# writes its thought but no action line, so the harness asks again for the action alone. How many model calls is
+# that? Write your number before you run the next cell.
+
+# %%
+from react_teach import exercises
+from react_teach.checks.the_cost_of_calls import SCRIPT, scripted_calls
+
+ex = exercises.of("the_cost_of_calls")
+my_calls = ...  # your prediction: a whole number of model calls
+
+# %%
+print(f"{scripted_calls()} model calls for {len(SCRIPT)} completions")
+ex[3](my_calls)
+
+# %% [markdown]
 #
 # Below, the committed runs of the course, whichever methods are in `data/runs/` at the moment, averaged per
 # question. *cached* counts prompt tokens whose key-value state the local backend reused from an earlier call
@@ -44,6 +64,14 @@ print(f"{'method':14} {'n':>4} {'steps':>6} {'calls':>6} {'prompt':>9} {'per cal
       f"{'computed':>9} {'completion':>10} {'cache':>6}")
 for method, rows in runs.items():
     print(cost_row(method, rows))
+
+# %%
+# NBVAL_CHECK_OUTPUT
+if "cot-sc" in runs:  # the sentence above on CoT-SC: one call, and its prompt counted once per sample
+    sc = runs["cot-sc"]
+    check(all(r["n_calls"] == 1 and r["usage"]["prompt_tokens"] % len(r["samples"]) == 0 for r in sc),
+          "CoT-SC: one call per question, its prompt tokens a whole multiple of its samples")
+    check(all(len(r["samples"]) == 21 for r in sc), "CoT-SC: 21 samples per question")
 
 # %% [markdown]
 # Read the *per call* column first: the prompt of a single text-ReAct call is already thousands of tokens, nearly
@@ -104,9 +132,6 @@ first
 #    questions send to the model.
 
 # %%
-from react_teach import exercises
-
-ex = exercises.of("the_cost_of_calls")
 hundred = ...  # your answer
 ex[1](hundred)
 
@@ -117,6 +142,9 @@ ex[1](hundred)
 # %%
 computed_share = ...  # your answer, a fraction
 ex[2](computed_share)
+
+# %% [markdown]
+# 3. **How many calls**: your prediction in section 1.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -63,22 +63,23 @@ def with_reflections(prefix: str, reflections: list[str]) -> str:
 #
 # A scripted model makes the mechanics exact. In trial 1 it guesses from the first sentence it reads; the evaluator
 # says no; its reflection names the mistake; in trial 2 it reads the note and looks further. The question is a
-# course question whose answer needs a second search.
+# course question whose answer needs a second search. It is about Pavel Urysohn, the subject of one of the prompt's
+# six exemplars, so scored runs leave it out; here the model is a script, so that does not matter.
+#
+# **Predict first** (exercise 3). Trial 1 takes two calls, trial 2 three. How many model calls does the whole
+# retry make? Write your number before you run the next cell.
+
+# %%
+from react_teach import exercises
+from react_teach.checks.after_react import SCRIPT
+
+ex = exercises.of("after_react")
+my_calls = ...  # your prediction: a whole number of model calls
 
 # %%
 # NBVAL_CHECK_OUTPUT
 q = questions["hq005"]
-script = ScriptLLM([
-    # trial 1
-    " I need to find the mathematician after whom Urysohn's lemma is named.\nAction 1: Search[Pavel Urysohn]",
-    " He drowned in France, so the answer is France.\nAction 2: Finish[France]",
-    # the reflection
-    " I answered with the country when the question asked for the region; I should look up where he drowned.",
-    # trial 2
-    " My note says to find the region. I search Pavel Urysohn.\nAction 1: Search[Pavel Urysohn]",
-    " I look up where he drowned.\nAction 2: Lookup[drowned]",
-    " He drowned off the coast of Brittany.\nAction 3: Finish[Brittany]",
-])
+script = llm.Recorder(ScriptLLM(list(SCRIPT)))  # trial 1, the reflection, trial 2; the recorder counts the calls
 
 
 def trial(model, reflections, max_steps=4):
@@ -99,17 +100,25 @@ for k in (1, 2):
     print(f"  reflection: {note}")
 print(t.render())
 
+# %%
+print(f"{len(script.requests)} model calls in all")
+ex[3](my_calls)
+
 # %% [markdown]
 # ## 3. The same retry on the bundled model
 #
-# Now a real model, on the same question. Trial 1 is the committed ReAct run of the course (notebook "running
-# ablations"), so it costs nothing here; the bundled model writes the reflection and then tries again with it in
+# Now a real model, on the first scored question it got wrong in the committed ReAct run of the course (notebook
+# "running ablations"). Trial 1 is that committed trajectory, so it costs nothing here; the bundled model writes the reflection and then tries again with it in
 # its prompt, with four steps. Model calls are cached on disk, so a second run of this cell is instant.
 
 # %%
 model = llm.default()
-first = Trajectory.from_json(next(r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")
-                                  if r["id"] == q["id"]))
+from react_teach.runs.stats import scored
+
+failed = next(r for r in scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")) if not r["em"])
+q = questions[failed["id"]]
+first = Trajectory.from_json(failed)
+print(q["question"])
 print(f"trial 1 (committed run): answer {first.answer!r}, gold {q['answer']!r}")
 note = model.complete(reflection_prompt(q["question"], first), stop=["\n"], max_tokens=60)[0].text.strip()
 print(f"reflection: {note!r}")
@@ -121,10 +130,16 @@ for s in second.steps:
 
 # %% [markdown]
 # Read the reflection before the verdict. A 135M model usually writes a sentence that *sounds* like a reflection
-# and names nothing specific, and trial 2 then repeats trial 1: reflection needs a model that can tell why it
-# failed, which is harder than failing. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
+# and names nothing specific, and trial 2 then starts with the same search as trial 1 and fails again: reflection
+# needs a model that can tell why it failed, which is harder than failing. The check below holds this sentence to
+# the run above. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
 # points of improvement over several reflective trials, with the oracle evaluator above. To try it on a capable
 # model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check(second.steps[0].action == first.steps[0].action and not exact_match(second.answer, q["answer"]),
+      "trial 2 starts with trial 1's first search and fails again")
 
 # %% [markdown]
 # ## 4. Toolformer: learning where to call a tool
@@ -168,9 +183,6 @@ for s in second.steps:
 #    the scored trajectories of the committed ReAct run (`scored(...)` from `react_teach.runs.stats`) would it retry?
 
 # %%
-from react_teach import exercises
-
-ex = exercises.of("after_react")
 retried = ...  # your answer
 ex[1](retried)
 
@@ -186,12 +198,15 @@ def cost(calls_per_trial, trials):
 ex[2](cost)
 
 # %% [markdown]
-# 3. (Open) Write a better reflection by hand for the bundled model's failed trial above, pass it with
+# 3. **The calls of the retry**: your prediction in section 2.
+#
+# 4. (Open) Write a better reflection by hand for the bundled model's failed trial above, pass it with
 #    `with_reflections`, and run trial 2 again. Does the model follow a good note better than its own?
 
 # %%
 # NBVAL_CHECK_OUTPUT
-check(len(reflections) == 1 and exact_match(t.answer, q["answer"]), "the scripted retry succeeds on trial 2")
+check(len(reflections) == 1 and exact_match(t.answer, questions["hq005"]["answer"]),
+      "the scripted retry succeeds on trial 2")
 check(with_reflections("EXEMPLARS\n", ["note"]).startswith("EXEMPLARS\n")
       and "- note" in with_reflections("", ["note"]),
       "the reflections come after the exemplars")

@@ -1,6 +1,19 @@
-"""Checkers for the notebook "fine-tuning": which tokens a fine-tuned model learns, and what it is prompted with."""
+"""Checkers for the notebook "fine-tuning": which tokens a fine-tuned model learns, what it is prompted with, and
+a prediction of which fine-tuned formats beat guessing.
+
+What each exercise exists to catch:
+1. the learned tokens: training on the observations too, or leaving out the actions or the stop sequence.
+2. the zero-shot prompt: the ReAct cue (or the exemplars) for every format.
+3. the prediction: believing fine-tuning alone lifts every format, when Standard and CoT cannot know a world they
+   never read and score what guessing scores; only the formats that look things up rise clearly above the floor.
+"""
+import json
+
 from react_teach.exercises import call, exercise, expect
-from react_teach.finetune import segments
+from react_teach.checks.forms import words
+from react_teach.data import data_dir
+from react_teach.finetune import METHODS, segments
+from react_teach import world
 
 NB = "fine_tuning"
 SAMPLE = ("Question: Where was the author of Marrow born?\nThought 1: I need to search Marrow.\n"
@@ -37,3 +50,38 @@ def zero_shot(fn):
                "a fine-tuned model gets no instruction and no exemplars: only its own question")
         expect(got == f"Question: {q}\n{cue}", f"for {method}, what cue does the harness append after the "
                "question? (look at which line the model writes first in that format)")
+
+
+def guess(q: dict) -> str:
+    """The best answer without looking (notebook 03's rule): the first option of "which ... first, A or B?", else yes."""
+    if q["question"].startswith(("Which", "Who was born first")) and " or " in q["question"]:
+        first = q["question"].split(", ", 1)[1].split(" or ")[0]
+        return first.split(" ", 2)[2] if first.startswith("the ") else first
+    return "yes"
+
+
+def floor(questions: list[dict]) -> float:
+    """The share of `questions` that guessing answers right: the score of a model that reads nothing."""
+    return sum(guess(q) == q["answer"] for q in questions) / len(questions)
+
+
+def above_floor() -> set[str]:
+    """The fine-tuned formats whose whole 95% interval, on the held-out world, lies above the guessing floor."""
+    summary = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())
+    line = floor(world.generate(world.HELDOUT_SEED, world.SIZE).questions)
+    return {m for m in METHODS if summary.get(f"world_ft_{m}") and summary[f"world_ft_{m}"]["ci95"][0] > line}
+
+
+@exercise(NB, 3, "a prediction: which fine-tuned formats beat guessing")
+def beat_guessing(names):
+    """The fine-tuned formats ("react", "act", "cot", "standard") whose 95% interval lies above the guessing floor."""
+    try:
+        said = {words(n) for n in ([names] if isinstance(names, str) else names)}
+    except TypeError:
+        said = {None}
+    expect(said and said <= set(METHODS), f"give a list of format names from {list(METHODS)}")
+    want = above_floor()
+    expect(not (said - want) & {"standard", "cot"}, "Standard and CoT cannot know a world they never read: "
+           "fine-tuned, they learn the form of an answer and guess; compare their intervals with the floor")
+    expect(said <= want, f"{', '.join(sorted(said - want))}: its interval reaches down to the floor")
+    expect(said >= want, f"{', '.join(sorted(want - said))} also clears the floor with its whole interval")

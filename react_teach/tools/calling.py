@@ -9,6 +9,7 @@ The model now returns a structured call instead of an ``Action i:`` line, and th
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -72,6 +73,47 @@ def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
         except (ValueError, KeyError):  # cut off by max_tokens before the JSON closed
             message = {"role": "assistant", "content": out}
         return message, Usage(u["prompt_tokens"], 0, u["completion_tokens"])
+    return chat
+
+
+def trained_chat(spec: str = "local:ft-react", max_tokens: int = 100, llm=None) -> Chat:
+    """A tool-calling API made the way a server makes one: a model trained on a format, and a parser.
+
+    A hosted tool-calling model was fine-tuned to write calls in some text format, and the server parses that text
+    into ``tool_calls``. Here the model is a fine-tuned adapter that learned ReAct's format (notebook 16), so the
+    chat function writes the messages out as the zero-shot transcript it was trained on (``Question:``, then each
+    call as ``Thought k`` and ``Action k``, each result as ``Observation k``), lets it write one step, and parses
+    ``Action k: Name[argument]`` back into a structured call, with the thought as ``content``. A step with no
+    action in it comes back as plain text: the model has left the loop.
+
+    >>> from react_teach.llm import ScriptLLM
+    >>> chat = trained_chat(llm=ScriptLLM([" I need to search Front Row.\\nAction 1: Search[Front Row]"]))
+    >>> message, _ = chat([{"role": "user", "content": "What controls Front Row?"}], TOOLS)
+    >>> message["content"], message["tool_calls"][0]["function"]
+    ('I need to search Front Row.', {'name': 'search', 'arguments': '{"argument": "Front Row"}'})
+    """
+    model = llm if llm is not None else llm_mod.from_spec(spec)  # `llm`: any backend, e.g. a script in a test
+
+    def chat(messages, tools):
+        question = next(m["content"] for m in messages if m["role"] == "user")
+        text, k = f"Question: {question}\n", 0
+        for m in messages:
+            if m["role"] == "assistant" and m.get("tool_calls"):
+                k += 1
+                function = m["tool_calls"][0]["function"]
+                arg = next(iter(json.loads(function["arguments"] or "{}").values()), "")
+                text += f"Thought {k}: {m.get('content') or ''}\nAction {k}: {function['name'].capitalize()}[{arg}]\n"
+            elif m["role"] == "tool":
+                text += f"Observation {k}: {m['content']}\n"
+        k += 1
+        c = model.complete(text + f"Thought {k}:", stop=[f"\nObservation {k}:"], max_tokens=max_tokens)[0]
+        thought, _, action = c.text.partition(f"\nAction {k}:")
+        found = re.match(r"\s*(\w+)\[(.*)\]\s*$", action, re.DOTALL)
+        if not found or found.group(1).lower() not in {t["function"]["name"] for t in tools}:
+            return {"role": "assistant", "content": c.text.strip()}, c.usage
+        call = {"id": f"call{len(messages)}", "type": "function",
+                "function": {"name": found.group(1).lower(), "arguments": json.dumps({"argument": found.group(2)})}}
+        return {"role": "assistant", "content": thought.strip(), "tool_calls": [call]}, c.usage
     return chat
 
 

@@ -126,8 +126,10 @@ def score_bars(columns: dict[str, dict], *, baselines: dict[str, float] | None =
             p, lo, hi = _value(col[m])
             xs.append(i - 0.4 + width * (j + 0.5))
             ps.append(100 * p)
-            errs[0].append(100 * (p - lo) if lo is not None else 0)
-            errs[1].append(100 * (hi - p) if hi is not None else 0)
+            # max(0, ...): a Wilson bound for k = 0 or k = n can miss p by a rounding error, and a whisker
+            # cannot be negative
+            errs[0].append(max(0.0, 100 * (p - lo)) if lo is not None else 0)
+            errs[1].append(max(0.0, 100 * (hi - p)) if hi is not None else 0)
         has_ci = any(errs[0]) or any(errs[1])
         colour = COLOURS[-1] if j == len(columns) - 1 and j > 0 else COLOURS[j % (len(COLOURS) - 1)]
         ax.bar(xs, ps, width, color=colour, label=name,

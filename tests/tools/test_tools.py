@@ -8,7 +8,7 @@ import pytest
 from conftest import send_json
 
 from react_teach.tools.calculator import calculate, calculator_tool
-from react_teach.tools.calling import local_chat, openai_chat, tool_calling
+from react_teach.tools.calling import local_chat, openai_chat, tool_calling, trained_chat
 from react_teach.data import load_exemplars
 from react_teach.llm import LLMError, Usage
 from react_teach.trajectory import Trajectory
@@ -64,6 +64,25 @@ def test_tool_calling_loop_uses_the_same_environment(wiki):
     assert t.steps[0].observation.startswith("Arthur's Magazine was an American literary periodical")
     assert t.steps[1].observation.startswith("(Result 1 / 1)")
     assert t.answer == "Arthur's Magazine" and t.n_calls == 3 and t.usage.prompt_tokens == 30
+
+
+def test_trained_chat_writes_the_transcript_the_model_learned_and_parses_its_action_into_a_call(wiki):
+    from react_teach.llm import Recorder, ScriptLLM
+    model = Recorder(ScriptLLM([" I need to search Arthur's Magazine.\nAction 1: Search[Arthur's Magazine]",
+                                " It started in 1844.\nAction 2: Finish[Arthur's Magazine]"]))
+    t = tool_calling("Which magazine was started first?", trained_chat(llm=model), wiki)
+    assert [s.action for s in t.steps] == ["search[Arthur's Magazine]", "finish[Arthur's Magazine]"]
+    assert t.steps[0].thought == "I need to search Arthur's Magazine." and t.answer == "Arthur's Magazine"
+    second = model.requests[1][0]  # the zero-shot ReAct transcript, the call and its result written back as text
+    assert second.startswith("Question: Which magazine was started first?\nThought 1: I need to search Arthur's")
+    assert "\nAction 1: Search[Arthur's Magazine]\nObservation 1: Arthur's Magazine was" in second
+    assert second.endswith("\nThought 2:") and model.requests[1][1]["stop"] == ["\nObservation 2:"]
+
+
+def test_trained_chat_returns_plain_text_when_the_model_writes_no_action(wiki):
+    from react_teach.llm import ScriptLLM
+    t = tool_calling("Which magazine was started first?", trained_chat(llm=ScriptLLM([" I am not sure."])), wiki)
+    assert t.steps[0].action is None and t.steps[0].thought == "I am not sure." and not t.extra["finished"]
 
 
 @pytest.mark.slow
