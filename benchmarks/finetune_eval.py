@@ -42,7 +42,7 @@ def summary(rows: list[dict]) -> dict:
 
 
 def constant(golds) -> dict:
-    """What always "yes" and always "no" score on these gold answers (`honest.baselines`), rounded."""
+    """What always "yes" and always "no" score on these gold answers (`runs.stats.baselines`), rounded."""
     return {k: round(v, 3) for k, v in baselines(list(golds)).items()}
 
 

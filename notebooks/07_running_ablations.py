@@ -111,7 +111,7 @@ print(f"\nAct answered 'yes' to {act_yes} of {len(runs['act'])} questions: its s
 import matplotlib.pyplot as plt
 
 from react_teach.ui.plots import TABLE1
-from react_teach.ui.scoreplot import score_bars
+from react_teach.ui.plots import score_bars
 
 # python benchmarks/davinci_em.py <folder with the two trajectory files> printed:
 #   text-davinci-003 react EM 33.0% [24.6, 42.7] n=100;  cot EM 33.0% [24.6, 42.7] n=100

@@ -98,7 +98,7 @@ import matplotlib.pyplot as plt
 from react_teach.data import data_dir, read_jsonl
 from react_teach.runs.stats import baselines, model_of, rate, scored, wilson
 from react_teach.score import samples_curves
-from react_teach.ui.scoreplot import samples_bands
+from react_teach.ui.plots import samples_bands
 
 # questions that overlap the exemplars are left out (notebook "running ablations" explains why)
 react = scored(read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl"))

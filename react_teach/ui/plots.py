@@ -105,7 +105,7 @@ BASELINE_STYLES = ("--", ":", "-.", (0, (5, 1)))
 
 
 def _value(v) -> tuple[float, float | None, float | None]:
-    """(p, lo, hi) from a fraction or an `honest.rate` dict."""
+    """(p, lo, hi) from a fraction or a `runs.stats.rate` dict."""
     if isinstance(v, dict):
         return v["p"], v.get("lo"), v.get("hi")
     return float(v), None, None
