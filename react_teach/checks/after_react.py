@@ -9,7 +9,7 @@ What each exercise exists to catch:
 """
 from react_teach.exercises import call, exercise, expect
 from react_teach.agent import Agent
-from react_teach.checks.forms import whole
+from react_teach.checks.forms import predicted_count, whole
 from react_teach.data import data_dir, load_questions, read_jsonl
 from react_teach.llm import Recorder, ScriptLLM
 from react_teach.runs.stats import scored
@@ -74,7 +74,5 @@ def scripted_calls() -> int:
 @exercise(NB, 3, "a prediction: the calls of the scripted retry")
 def retry_calls(count):
     """How many model calls section 2's scripted retry makes in all."""
-    n, want = whole(count), scripted_calls()
-    expect(n is not None, "give a whole number of model calls")
-    expect(n >= want, "the reflection between the two trials is a model call too")
-    expect(n <= want, "trial 2 succeeds, so no reflection follows it")
+    predicted_count(count, scripted_calls(), fewer="the reflection between the two trials is a model call too",
+                    more="trial 2 succeeds, so no reflection follows it")

@@ -10,7 +10,7 @@ What each exercise exists to catch:
    model), or that it calls no model at all (it asks the model for the action under your thought).
 """
 from react_teach.exercises import exercise, expect
-from react_teach.checks.forms import whole
+from react_teach.checks.forms import predicted_count
 from react_teach.agent import Agent
 from react_teach.llm import LLMError, Recorder, ScriptLLM
 from react_teach.score import exact_match
@@ -100,7 +100,6 @@ def section_4_calls() -> int:
 @exercise(NB, 3, "a prediction: the calls an edit costs")
 def edit_calls(count):
     """How many model calls section 4 makes in all: the first run, the edit, and the run after it."""
-    n, want = whole(count), section_4_calls()
-    expect(n is not None, "give a whole number of model calls")
-    expect(n >= want, "the edit itself calls the model once: it asks for Action 2 under your thought")
-    expect(n <= want, "the edit replays step 1 from the environment: it does not ask the model for step 1 again")
+    predicted_count(count, section_4_calls(),
+                    fewer="the edit itself calls the model once: it asks for Action 2 under your thought",
+                    more="the edit replays step 1 from the environment: it does not ask the model for step 1 again")

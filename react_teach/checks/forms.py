@@ -13,11 +13,22 @@ None when the answer is not of that kind at all:
     (True, None)
     >>> words(" Reasoning  Error ")
     'reasoning error'
+
+A prediction of a count is checked against the count the run really made, with a hint for each direction:
+
+    >>> from react_teach.exercises import Wrong
+    >>> try:
+    ...     predicted_count(np.int64(3), 4, fewer="the re-ask is a call too", more="no call twice")
+    ... except Wrong as e:
+    ...     print(e)
+    the re-ask is a call too
 """
 from __future__ import annotations
 
 import numbers
 from typing import Any
+
+from react_teach.exercises import expect
 
 
 def _is_bool(x: Any) -> bool:
@@ -45,3 +56,11 @@ def truth(x: Any) -> bool | None:
 def words(x: Any) -> str | None:
     """Text with case and runs of whitespace ignored; None if it is not a string."""
     return " ".join(x.lower().split()) if isinstance(x, str) else None
+
+
+def predicted_count(count: Any, want: int, *, fewer: str, more: str, what: str = "model calls") -> None:
+    """Check a predicted whole number against `want`: `fewer` is the hint for a count below it, `more` above it."""
+    n = whole(count)
+    expect(n is not None, f"give a whole number of {what}")
+    expect(n >= want, fewer)
+    expect(n <= want, more)

@@ -11,7 +11,7 @@ What each exercise exists to catch:
 import json
 
 from react_teach.exercises import NotYet, Wrong, call, exercise, expect
-from react_teach.checks.forms import whole
+from react_teach.checks.forms import predicted_count
 from react_teach.data import load_questions
 from react_teach.llm import Usage
 from react_teach.score import exact_match, normalize_answer
@@ -85,9 +85,7 @@ def repeating(entity: str = "Apple Remote"):
 @exercise(NB, 3, "a prediction: a model that repeats itself")
 def repeat_calls(count):
     """How many calls `tool_calling(question, repeating(), wiki, max_calls=7)` makes."""
-    n = whole(count)
-    expect(n is not None, "give a whole number of calls")
     q = next(q for q in load_questions("hotpotqa") if q["id"] == "hq001")
-    want = tool_calling(q["question"], repeating(), LocalWiki.course(), max_calls=7).n_calls
-    expect(n >= want, "nothing in the loop notices a repeated call: it stops at finish or at its budget")
-    expect(n <= want, "the budget counts calls: max_calls=7 is the most there can be")
+    predicted_count(count, tool_calling(q["question"], repeating(), LocalWiki.course(), max_calls=7).n_calls,
+                    fewer="nothing in the loop notices a repeated call: it stops at finish or at its budget",
+                    more="the budget counts calls: max_calls=7 is the most there can be", what="calls")
