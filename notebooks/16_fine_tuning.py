@@ -75,7 +75,7 @@ show(finetune.segments(finetune.training_text(oracle, "react"), "react"))
 try:
     import torch  # noqa: F401  (the training extra: pip install 'react_teach[train]')
     mini = finetune.train(finetune.world_texts("react", 8), "react", Path(tempfile.mkdtemp()) / "mini.gguf",
-                          epochs=5, batch_tokens=1024, lr=3e-3, max_steps=10, progress=False)
+                          epochs=5, batch_tokens=512, lr=3e-3, max_steps=10, progress=False)
     plt.figure(figsize=(5, 2.5))
     plt.plot(range(1, len(mini["losses"]) + 1), mini["losses"], marker="o")
     plt.xlabel("step")
