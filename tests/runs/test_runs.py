@@ -58,6 +58,7 @@ def _lines(path):
     return lines[1:]
 
 
+@pytest.mark.slow  # real processes killed mid-run against a deliberately slow server: 12 s
 def test_sigkill_mid_run_then_resume_loses_and_repeats_nothing(slow_server, tmp_path):
     args = ["run", "--method", "react", "--task", "hotpotqa", "--n", "16", "--llm", slow_server]
     full = tmp_path / "full.jsonl"
