@@ -42,7 +42,6 @@ from . import world as cli_world
 from .doctor import doctor
 from .specs import open_wiki
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal escapes from an input file are shown, not obeyed
 # What the terminal must never be sent: C0 and C1 controls (ESC starts every escape sequence; \x9b is CSI on its own)
 # and the bidirectional overrides that make text read differently from how it is stored. Line feed, tab and the
 # carriage return of the progress bar stay; untrusted one-line text (ids, errors) has its line breaks joined first.
@@ -181,7 +180,8 @@ def cmd_label(a) -> int:
         if a.json:
             print(json.dumps(row, ensure_ascii=True))
         else:
-            print(CONTROL.sub("?", f"{row['index']}\t{row['category']}\t{'; '.join(row['evidence'])}"))
+            # one line here; the control characters are Printable's, like everything the command line prints
+            print(one_line(f"{row['index']}\t{row['category']}\t{'; '.join(row['evidence'])}"))
     return 0
 
 

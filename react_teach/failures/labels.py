@@ -106,7 +106,7 @@ class LabelStore:
     def _save(self) -> None:
         lines = [json.dumps({"key": k, **v}, ensure_ascii=False) for k, v in self._labels.items()]
         write_atomic(self.path, "".join(line + "\n" for line in lines + [t for _, t in self.unreadable]),
-                     ours=lambda p: _is_labels(p), what="labels file")
+                     ours=_is_labels, what="labels file")
 
 
 def _is_labels(path: Path) -> bool:

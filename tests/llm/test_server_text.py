@@ -12,7 +12,7 @@ from react_teach.llm.cassette import request_key
 from react_teach.tools.calling import openai_chat
 from react_teach.wiki import LocalWiki
 
-KEY = "sk-lanes-0123456789abcdefghijklmnopqrstuvwxyz"
+KEY = "fake-lanes-0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def leaks(text: str) -> list[str]:
