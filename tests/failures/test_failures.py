@@ -397,10 +397,13 @@ def test_a_yes_no_answer_about_a_name_no_observation_mentions_is_a_false_positiv
     assert lab.category == TRUE_POSITIVE and lab.signals["unseen_names"] == []
 
 
-def test_hq018_the_known_copied_guess_is_a_false_positive():
+def test_the_committed_run_s_right_answers_that_rest_on_nothing_read_are_false_positives():
     from react_teach.data import data_dir
 
     rows = {r["id"]: r for r in label_file(data_dir() / "runs" / "hotpotqa_react.jsonl")}
-    hq018 = rows["hq018"]
-    assert hq018["correct"] is True and hq018["category"] == FALSE_POSITIVE
-    assert hq018["signals"]["copied_thoughts"] == [2] and hq018["signals"]["unseen_names"] == ["Leonid Levin"]
+    # hq020: "yes", with a birth year (1809) that thought 2 states and no observation holds
+    assert rows["hq020"]["correct"] is True and rows["hq020"]["category"] == FALSE_POSITIVE
+    assert [2, "1809"] in rows["hq020"]["signals"]["unsupported_numbers"]
+    # hq097: "no", after two failed searches, about states that no observation names
+    assert rows["hq097"]["correct"] is True and rows["hq097"]["category"] == FALSE_POSITIVE
+    assert rows["hq097"]["signals"]["unseen_names"] == ["Arizona", "Union", "Colorado"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from react_teach.failures import CATEGORIES
+from react_teach.runs.records import read_results
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "data" / "labels" / "hotpotqa_authors.jsonl"
@@ -47,7 +48,7 @@ def test_every_id_exists_in_its_run_file_with_that_method():
         path = RUNS / row["run"]
         assert path.is_file(), row["run"]
         if row["run"] not in runs:
-            runs[row["run"]] = {r["id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+            runs[row["run"]] = {r["id"]: r for r in read_results(path)}
         traj = runs[row["run"]].get(row["id"])
         assert traj is not None, f"{row['id']} is not in {row['run']}"
         assert traj["method"] == row["method"], row
