@@ -119,7 +119,8 @@ def model_of(rows: list[dict] | str | Path) -> str:
     names = set()
     for r in rows:
         head = r.get("header") if isinstance(r.get("header"), dict) else r
-        name = head.get("model") or head.get("model_spec") or head.get("llm")
+        # the backend's name first: a header's "model" is the file's sha256, kept for resuming, not for reading
+        name = head.get("llm") or head.get("model_spec") or head.get("model")
         if name:
             names.add(str(name))
     if not names:

@@ -62,8 +62,6 @@ def test_allocate_rounds_by_largest_remainder():
     assert sum(allocate({"easy": 48, "hard": 51}, 40).values()) == 40
 
 
-@pytest.mark.xfail(strict=True, reason="the committed runs predate the sample: the machine was too loaded to "
-                   "re-record them (see react_teach.runs.sample for the commands); remove this mark once they are")
 def test_the_committed_runs_use_the_sample_and_name_their_model():
     for path in sorted((data_dir() / "runs").glob("*.jsonl")):
         task, method = path.stem.split("_", 1)
