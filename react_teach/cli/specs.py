@@ -18,7 +18,8 @@ from react_teach.wiki import LiveWiki, LocalWiki, Wiki
 
 def open_wiki(spec: str = "local") -> Wiki:
     """``local`` (the course corpus), ``local:DB`` (a database built with `wiki build`), ``live``, ``live:DB``,
-    ``world:SEED`` or ``world:SEED:SIZE`` (a generated world no model has read, see `react_teach.world`).
+    ``world:SEED``, ``world:SEED:SIZE`` or ``world:SEED:SIZE:v2[:heldout]`` (a generated world no model has read,
+    in data version 2 and the held-out wording if asked, see `react_teach.world`).
 
     A new kind of wiki is one function and one line in `KINDS`.
     """
@@ -29,8 +30,7 @@ def open_wiki(spec: str = "local") -> Wiki:
 
 
 def _world(rest: str) -> Wiki:
-    seed, _, size = rest.partition(":")
-    return world.wiki(world.generate(world.parse_seed(seed), world.parse_seed(size, "size") if size else world.SIZE))
+    return world.wiki(world.generate(*world.parse_spec(rest)))
 
 
 KINDS = {"local": lambda rest: LocalWiki(rest) if rest else LocalWiki.course(),

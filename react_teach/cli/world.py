@@ -1,6 +1,7 @@
 """The command line of the generated world and of the models fine-tuned on it: ``world build`` and ``finetune``.
 
     python -m react_teach world build --seed 1 --size 300 --out world1
+    python -m react_teach world build --seed 1000 --version 2 --wording heldout --out dev1000
     python -m react_teach finetune --method react            # data/models/ft-react.gguf and its provenance
 
 Kept apart from `cli` so that the course's own verbs stay on one page; `cli.parser` calls `add`.
@@ -25,8 +26,12 @@ def cmd_world(a) -> int:
     seed, size = world.parse_seed(a.seed, "--seed"), world.parse_seed(a.size, "--size")
     world.check_seed(seed, size)
     started = time.perf_counter()
-    counts = world.build(seed, size, a.out)
-    print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s")
+    counts = world.build(seed, size, a.out, a.version, a.wording)
+    spec = f"world:{seed}:{size}" + (f":v{a.version}" if a.version != 1 else "") + (
+        f":{a.wording}" if a.wording != "trained" else "")
+    # the questions only make sense beside the same world's articles: say which --wiki opens them
+    print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s"
+          f" (its wiki: --wiki {spec})")
     return 0
 
 
@@ -72,6 +77,10 @@ def add(sub) -> None:
     b.add_argument("--seed", required=True, help="a whole number >= 0")
     b.add_argument("--size", default="200", help="questions in the world (default 200)")
     b.add_argument("--out", required=True, help="a folder that does not exist yet")
+    b.add_argument("--version", type=int, default=1, choices=(1, 2),
+                   help="1, the generator of the shipped adapters; 2, many wordings (open it as world:SEED:SIZE:v2)")
+    b.add_argument("--wording", default="trained", choices=world.SPLITS,
+                   help="version 2 only: heldout, wordings no training world uses (world:SEED:SIZE:v2:heldout)")
     q.set_defaults(fn=cmd_world)
 
     q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")

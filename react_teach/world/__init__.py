@@ -63,7 +63,7 @@ from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
            "TRAIN_SEEDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
-           "parse_seed", "wiki"]
+           "parse_seed", "parse_spec", "wiki"]
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
@@ -117,6 +117,32 @@ def generate(seed: int, size: int, version: int = 1, wording: str = "trained") -
     return w
 
 
+def parse_spec(rest: str) -> tuple[int, int, int, str]:
+    """Seed, size, version and wording from the part of a ``world:`` spec after the colon: ``SEED[:SIZE][:v2]
+    [:heldout]``. Without them, the size is `SIZE`, the version 1 and the wording the trained one.
+
+    >>> parse_spec("1000"), parse_spec("1000:50:v2:heldout")
+    ((1000, 200, 1, 'trained'), (1000, 50, 2, 'heldout'))
+    >>> parse_spec("7:v3")
+    Traceback (most recent call last):
+    ...
+    ValueError: world spec 'world:7:v3': after SEED[:SIZE] come v1 or v2 and trained or heldout, not 'v3'
+    """
+    parts = str(rest).split(":")
+    seed = parse_seed(parts.pop(0))
+    size = parse_seed(parts.pop(0), "size") if parts and parts[0].isdigit() else SIZE
+    version, wording = 1, "trained"
+    for part in parts:
+        if part in ("v1", "v2"):
+            version = int(part[1])
+        elif part in SPLITS:
+            wording = part
+        else:
+            raise ValueError(f"world spec 'world:{rest}': after SEED[:SIZE] come v1 or v2 and "
+                             f"{' or '.join(SPLITS)}, not {part[:40]!r}")
+    return seed, size, version, wording
+
+
 def parse_seed(text: str, what: str = "seed") -> int:
     """A seed (or, with `what`, a size) given on the command line or in a wiki spec: a whole number >= 0, in ASCII
     digits and short enough to be one (Python refuses to read an integer of more than 4300 digits).
@@ -133,13 +159,15 @@ def parse_seed(text: str, what: str = "seed") -> int:
     return int(text)
 
 
-def build(seed: int, size: int, out) -> dict:
+def build(seed: int, size: int, out, version: int = 1, wording: str = "trained") -> dict:
     """Write a world to the new folder `out`: corpus, questions, claims and oracle trajectories with their Act,
-    CoT and Standard versions (lines deleted by `ablate`). Atomic: the folder appears complete or not at all."""
+    CoT and Standard versions (lines deleted by `ablate`). Atomic: the folder appears complete or not at all.
+    `version` and `wording` are those of `generate`: version 2 in the held-out wording is a world worded as no
+    training world is."""
     out = Path(out)
     if out.exists():
         raise ValueError(f"{out} already exists; give a new folder")
-    w = generate(seed, size)
+    w = generate(seed, size, version, wording)
     wk = wiki(w)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)

@@ -1,6 +1,7 @@
 """A generated world: same seed, same bytes; every oracle trajectory replays through the real WikiEnv and ends with
 the gold answer; supporting facts hold their answers; no title of the course corpus comes back; stated shares."""
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -191,3 +192,39 @@ def test_training_seeds_give_2000_questions_and_the_held_out_seed_is_not_among_t
     assert world.HELDOUT_SEED not in world.TRAIN_SEEDS
     assert len(world.TRAIN_SEEDS) * world.SIZE >= 2000
     assert len(world.generate(world.HELDOUT_SEED, world.SIZE).questions) == 200
+
+
+def test_a_version_2_world_in_its_held_out_wording_is_built_and_opened_by_the_same_words(tmp_path, capsys):
+    """`world build --version 2 --wording heldout` writes the world `generate` makes, says which `--wiki` opens it,
+    and that spec serves the oracle's observations: the questions and the articles are of one world."""
+    assert cli.main(["world", "build", "--seed", "3", "--size", "40", "--version", "2", "--wording", "heldout",
+                     "--out", str(tmp_path / "w")]) == 0
+    assert "(its wiki: --wiki world:3:40:v2:heldout)" in capsys.readouterr().out
+    w = world.generate(3, 40, version=2, wording="heldout")
+    assert read_jsonl(tmp_path / "w" / "questions.jsonl") == [json.loads(json.dumps(q, sort_keys=True))
+                                                             for q in w.questions]
+    q = next(q for q in w.questions if q["hops"] == 2)
+    t = world.oracle(w, q, world.wiki(w))
+    script = tmp_path / "oracle.jsonl"
+    script.write_text("".join(json.dumps(f" {s.thought}\nAction {i}: {s.action}") + "\n"
+                              for i, s in enumerate(t.steps, 1)))
+    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", "world:3:40:v2:heldout",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"] == q["answer"]
+    assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
+    # the version-1 world of the same seed has the same titles in other sentences: without :v2, other pages
+    v1, v2 = from_spec("world:3:40"), from_spec("world:3:40:v2:heldout")
+    titles = [a["title"] for a in w.articles if "(disambiguation)" not in a["title"]]
+    differ = sum(v1.page(t).text != v2.page(t).text for t in titles)
+    assert differ >= len(titles) // 2, (differ, len(titles))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("world:3:40:v3", "come v1 or v2 and trained or heldout, not 'v3'"),
+    ("world:3:v1:heldout", "version 1 has one wording"),
+    ("world:3:40:sideways", "not 'sideways'"),
+])
+def test_a_bad_world_spec_says_what_it_takes(spec, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        from_spec(spec)
