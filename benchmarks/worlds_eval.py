@@ -11,6 +11,8 @@ phrasings that no training world uses). Parts:
 
 - worlds:  each method on its adapter (`local:ft-METHOD`, or --llm), both wordings, every world of the split;
 - course:  ReAct on the course's 126 real-subject questions (test only: they are a test set too);
+- prose:   ReAct on the 47 dev questions of the hand-written prose set (`finetune.course_data`, dev only): real
+           sentences, for choices about prose that never look at the 126;
 - rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
            (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer);
 - files:   no model at all: the summary of whatever results files are already under --out/SPLIT/ (a run that
@@ -97,7 +99,7 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=world.SIZE, help="questions per world (default all)")
     p.add_argument("--version", type=int, default=2, choices=world.VERSIONS, help="data version of the worlds")
     p.add_argument("--wordings", default=",".join(SPLITS))
-    p.add_argument("--parts", default="worlds,course,rescue")
+    p.add_argument("--parts", default="worlds,course,prose,rescue")
     p.add_argument("--methods", default="react")
     p.add_argument("--llm", help="one spec for every method (default local:ft-METHOD)")
     p.add_argument("--threads", type=int, default=1, help="llama.cpp threads (default 1: the cores are shared)")
@@ -112,6 +114,8 @@ def main(argv=None) -> int:
     if "course" in parts and a.dev:
         parts.remove("course")  # the course questions are a test set: they never inform a choice
         print("course: skipped on --dev (the 126 real-subject questions are a test set)", file=sys.stderr)
+    if "prose" in parts and not a.dev:
+        parts.remove("prose")  # the prose dev questions made choices: a test figure never comes from them
     os.environ["REACT_TEACH_THREADS"] = str(a.threads)
     from react_teach import llm as llm_mod
     from react_teach.data import load_questions
@@ -157,6 +161,13 @@ def main(argv=None) -> int:
                    wiki=LocalWiki.course(), progress=False)
         result["course"] = {"llm": specs.get("react", "local:ft-react"), **brief(rows)}
         print(f"course   {rate(rows)['text']} baselines {result['course']['baselines']}")
+        save()
+    if "prose" in parts:
+        from react_teach.finetune import course_data
+        rows = run("react", course_data.questions("dev"), out / "prose_react.jsonl",
+                   llm=llm_mod.from_spec(specs.get("react", "local:ft-react")), wiki=LocalWiki.course(), progress=False)
+        result["prose"] = {"llm": specs.get("react", "local:ft-react"), **brief(rows)}
+        print(f"prose    {rate(rows)['text']} baselines {result['prose']['baselines']}")
         save()
     if "rescue" in parts and "react" in models:
         cases, parts_out = [], {}

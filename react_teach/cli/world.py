@@ -89,7 +89,8 @@ def add(sub) -> None:
     q.add_argument("--data", type=int, default=1, choices=(1, 2),
                    help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
     q.add_argument("--course", type=int, default=0,
-                   help="add this many hand-written course-corpus questions (natural prose; default 0, none)")
+                   help="add this many hand-written course-corpus questions (natural prose, training split: up to 278; "
+                        "default 0, none)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

@@ -344,7 +344,7 @@ def course_texts(method: str, k: int) -> list[str]:
         return []
     ts = course_data.trajectories()
     if k > len(ts):
-        raise ValueError(f"course asks for {k} questions; the course-corpus set has {len(ts)}")
+        raise ValueError(f"course asks for {k} questions; the course-corpus set has {len(ts)} (its training split)")
     return [training_text(t, method) for t in ts[:k]]
 
 

@@ -12,7 +12,9 @@ training question may read are only those the test cannot be answered from (`all
 4. its text names no test answer (yes and no aside).
 
 That leaves 67 of the 394 articles. Each question's deciding sentences must also name no test supporting title
-(`check_questions`).
+(`check_questions`). Eight of the 67 are kept for a dev split (`dev_titles`): the 47 questions that read one of
+them are never trained on, so a choice about prose is made on them, never on the 126; the other 278 are
+training questions (`questions("train")`, what `finetune --course N` takes from).
 
     >>> titles = allowed_titles()
     >>> len(titles), "Seven Samurai" in titles, "Leonid Levin" in titles
@@ -206,8 +208,40 @@ def oracle(q: dict, wiki=None) -> Trajectory:
     return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
 
 
-@lru_cache(maxsize=1)
-def trajectories() -> tuple[Trajectory, ...]:
-    """The oracle trajectories of every training question, in file order."""
+@lru_cache(maxsize=3)
+def trajectories(split: str = "train") -> tuple[Trajectory, ...]:
+    """The oracle trajectories of the questions of `split` ("train", "dev" or "all"), in file order."""
     wiki = LocalWiki.course()
-    return tuple(oracle(q, wiki) for q in load())
+    return tuple(oracle(q, wiki) for q in questions(split))
+
+
+# -- the dev split: prose that no adapter trains on, for choices about prose without touching the 126 test questions
+
+DEV_ARTICLES = 8  # of the 67 allowed articles; every question that reads one of them is dev
+
+
+@lru_cache(maxsize=1)
+def dev_titles() -> frozenset[str]:
+    """The articles of the dev split, drawn once from a fixed seed among those the questions read.
+
+    >>> len(dev_titles()), sorted(dev_titles())[0]
+    (8, 'Akira Kurosawa')
+    """
+    used = sorted({t for q in load() for t, _ in q["supporting_facts"]})
+    return frozenset(random.Random("course prose dev").sample(used, DEV_ARTICLES))
+
+
+def questions(split: str = "train") -> list[dict]:
+    """The questions of `split`: "dev" reads a dev article, "train" reads none (so a trained page is never a dev
+    page), "all" is the file.
+
+    >>> len(questions("train")) + len(questions("dev")) == len(questions("all"))
+    True
+    """
+    if split not in ("train", "dev", "all"):
+        raise ValueError(f"split must be train, dev or all, not {split!r}")
+    qs = load()
+    if split == "all":
+        return qs
+    dev = dev_titles()
+    return [q for q in qs if any(t in dev for t, _ in q["supporting_facts"]) == (split == "dev")]

@@ -65,7 +65,7 @@ def test_the_rule_refuses_a_question_over_a_test_article_and_a_malformed_one():
 def test_every_trajectory_replays_byte_for_byte_and_ends_on_the_gold_answer_quoting_its_facts():
     wiki = LocalWiki.course()
     allowed = course_data.allowed_titles()
-    trajs = course_data.trajectories()
+    trajs = course_data.trajectories("all")
     assert len(trajs) == len(QS)
     lookups = detours = 0
     for q, t in zip(QS, trajs):
@@ -115,3 +115,20 @@ def test_the_finetune_command_takes_course_off_by_default():
     p = parser()
     assert p.parse_args(["finetune"]).course == 0
     assert p.parse_args(["finetune", "--course", "120"]).course == 120
+
+
+def test_the_dev_split_shares_no_article_with_training_and_training_never_takes_it():
+    train, dev = course_data.questions("train"), course_data.questions("dev")
+    assert len(train) + len(dev) == len(QS) and len(dev) >= 40
+    read = lambda qs: {t for q in qs for t, _ in q["supporting_facts"]}  # noqa: E731
+    # every dev question reads an article that no training question reads (a bridge may pass a trained page too)
+    assert read(train) & course_data.dev_titles() == set() and course_data.dev_titles() <= read(dev)
+    assert all(read([q]) & course_data.dev_titles() for q in dev)
+    assert {t.question for t in course_data.trajectories("dev")} == {q["question"] for q in dev}
+    # the most `--course` can take is the training split: a dev question never reaches an adapter
+    texts = finetune.course_texts("react", len(train))
+    assert not any(q["question"] in t for q in dev for t in texts)
+    with pytest.raises(ValueError, match=f"the course-corpus set has {len(train)}"):
+        finetune.course_texts("react", len(train) + 1)
+    with pytest.raises(ValueError, match="split must be train, dev or all"):
+        course_data.questions("test")
