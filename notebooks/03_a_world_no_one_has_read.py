@@ -8,8 +8,9 @@
 # - see why a world that no model has read is a fair test of *acting*: chain-of-thought can only guess there,
 #   while ReAct can look things up.
 #
-# The course encyclopedia is about real things. A model trained on web text may have read that Boston University
-# was founded in 1839, so when it answers correctly we cannot tell whether it reasoned, looked it up, or remembered.
+# The course encyclopedia is about real things. A model trained on web text may have read that the African National
+# Congress was founded in Bloemfontein, so when it answers correctly we cannot tell whether it reasoned, looked it up,
+# or remembered.
 # The paper's argument for acting is about grounding: facts come from observations, not from memory. To test that in
 # its purest form, we need facts that are in no model's memory. PhantomWiki (Gong et al., 2025) generates such
 # universes on demand; `react_teach.world` does the same, small enough to build in under a second.
@@ -23,36 +24,42 @@ from react_teach.data import load_questions
 from react_teach.wiki import WikiEnv
 
 w = world.generate(world.HELDOUT_SEED, world.SIZE)  # the held-out world: no model is ever trained on it
-course_q = next(q for q in load_questions("hotpotqa") if q["id"] == "hq003")
+course_q = next(q for q in load_questions("hotpotqa") if q["id"] == "hq072")
 world_q = next(q for q in w.questions if q["question"].startswith("In what year was the town where"))
 # NBVAL_CHECK_OUTPUT
 course_q["question"], world_q["question"]
 
 # %% [markdown]
-# The two questions have the same shape: a bridge through an organisation's town to that town's founding year.
-# The first is about the real world; the second about a town nobody has ever written about before this seed.
+# The two questions have the same shape: a bridge through an organisation to where or when something was founded
+# (a person's party, then the city it was founded in; a studio's town, then the year that town was founded). The
+# first is about the real world; the second about a town nobody has ever written about before this seed.
 #
 # ## Asking without looking
 #
 # Here is the bundled model with chain-of-thought and no tool: `solve("cot", question)` runs it (we build CoT from the
 # ReAct exemplars in notebook 06, and run every method over the course questions in notebook 07; here we only use
-# it). Its answer to the course question comes from the course's committed CoT run; the world question it answers now. (Your CPU may print a
-# different text: the point is not what it says, but that on the world question *nothing* it says can come from
-# memory.)
+# it). Its answer to the course question comes from the course's committed CoT run; the world question it answers
+# now. (Your CPU may print a different text: the point is not what it says, but that on the world question
+# *nothing* it says can come from memory.)
 
 # %%
+from react_teach import check
 from react_teach.methods import solve
 from react_teach.data import data_dir, read_jsonl
+from react_teach.score import exact_match
 
 committed = next(r for r in read_jsonl(data_dir() / "runs" / "hotpotqa_cot.jsonl") if r["id"] == course_q["id"])
 t = solve("cot", world_q["question"])
 for q, thought, answer in ((course_q, committed["steps"][0]["thought"], committed["answer"]),
                            (world_q, t.steps[0].thought, t.answer)):
     print(f"{q['question']}\n  {thought}\n  model: {answer!r}   gold: {q['answer']!r}\n")
+check(not committed["em"] and not exact_match(t.answer, world_q["answer"]), "both answers are wrong")
+check(committed["answer"] == "African National Congress", "the course answer is the party, one hop short of the city")
 
 # %% [markdown]
-# Both answers are wrong, but differently so. A bigger model may well *remember* when Boston University was founded;
-# no model can remember when the world's town was founded, so whatever facts the second thought states, it made up.
+# Both answers are wrong, but differently so. On the course question the model names the right party, a fact it
+# may have read, and then stops one hop short of the city; a bigger model may well *remember* the city too. No model
+# can remember when the world's town was founded, so whatever facts the second thought states, it made up.
 
 # %% [markdown]
 # ## A world from a seed
@@ -100,6 +107,8 @@ print(world.oracle(w, world_q, wiki).render())
 for kind in ("miss", "disambig", "lookup"):
     q = next(q for q in w.questions if q["recovery"] == [kind] and q["type"] == "bridge")
     print(f"--- {kind}\n" + world.oracle(w, q, wiki).render())
+recovering = sum(bool(q["recovery"]) for q in w.questions) / len(w.questions)
+check(0.35 <= recovering < 0.45, f"about four questions in ten make the oracle recover ({recovering:.0%})")
 
 # %% [markdown]
 # The paper's baselines come from the same trajectory by deleting lines: Act keeps the actions and observations,

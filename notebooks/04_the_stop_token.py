@@ -36,11 +36,13 @@ print("MODEL     Thought 1:", step.thought)
 print("MODEL     Action 1:", step.action)
 print("MODEL     invented Observation 1:", step.invented if step.invented is not None else "(none this time)")
 print("ENVIRONMENT  Observation 1:", step.observation)
+check(step.invented is not None, "the model wrote an Observation 1 of its own")
 
 # %% [markdown]
-# Compare the two observations. The model's is fluent and plausible, and written without looking anything up: it
-# is the "hallucination" the paper's Table 2 counts for CoT, arriving here through the back door. Left in the
-# prompt, every later step would build on it.
+# Compare the two observations. The model's is written in the tool's voice, but nothing was looked up, and it does
+# not stop at one: the model goes on writing the steps after it as well. It is the "hallucination" the paper's
+# Table 2 counts for CoT, arriving here through the back door. Left in the prompt, every later step would build
+# on it.
 
 # %% [markdown]
 # ## 2. Stop, split, re-prompt: one step in plain code
@@ -146,9 +148,10 @@ t = agent.run()
 #
 # One might expect a model to follow the format better as the trajectory grows, since each step adds one more
 # example of the pattern to its context (the paper does not measure this). Does our small model? The cell below
-# reads the committed run of ReAct on the course questions, made with
-# `python -m react_teach run --method react --task hotpotqa --n 40 --out data/runs/hotpotqa_react.jsonl` on the bundled
-# model (2 cores), and counts, at each step number, the share of steps that needed no re-prompt.
+# reads the committed run of ReAct on the course's run sample (40 HotpotQA questions, none about an exemplar's
+# subject), made with
+# `python -m react_teach run --method react --sample --llm local --out data/runs/hotpotqa_react.jsonl` on the
+# bundled model (2 cores), and counts, at each step number, the share of steps that needed no re-prompt.
 
 # %%
 import matplotlib.pyplot as plt
@@ -172,12 +175,17 @@ plt.show()
 # NBVAL_CHECK_OUTPUT
 print("steps with an action line, by step:", ", ".join(f"{i}: {a:.0%} (n={n})"
                                                        for i, (a, n) in enumerate(zip(adherence, reached), 1)))
+check(len(rows) == 40, "the run covers the 40 questions of the run sample")
+low = adherence.index(min(adherence[1:])) + 1
+check(adherence[1] < adherence[0] and low == 4, "adherence falls after step 1, to its lowest at step 4")
+check(all(a > adherence[3] for a in adherence[4:]) and max(reached[4:]) < 10,
+      "steps 5 to 7 are all above step 4, on fewer than ten trajectories each")
 
 # %% [markdown]
-# The answer is no clear trend: the share printed below moves up and down from step to step rather than rising.
-# Read the bars with their counts: few trajectories reach the late steps, and the ones that do are the ones that
-# kept going, so any rise at the end partly reflects who survives, not only what the model learnt from its own
-# context.
+# The answer is no steady rise. The share printed above falls after step 1, to its lowest at step 4, and only
+# then climbs back. Read the bars with their counts: few trajectories reach steps 5 to 7, and the ones that do are
+# the ones that kept going, so the rise at the end reflects who survives at least as much as what the model learnt
+# from its own context.
 
 # %% [markdown]
 # ## 6. The cost of N+1 calls
@@ -193,6 +201,7 @@ cached = sum(r["usage"]["cached_tokens"] for r in rows)
 print(f"{steps} steps, {calls} model calls ({calls / steps:.2f} calls per step)")
 print(f"{prompt_tokens:,} prompt tokens read, {cached:,} of them reused from the cache "
       f"({(prompt_tokens - cached) / prompt_tokens:.1%} actually computed)")
+check(calls == steps + sum(r["n_badcalls"] for r in rows), "one call per step, plus one per re-prompt")
 
 # %% [markdown]
 # The loop now lives in `react_teach.agent.Agent` (`use_stop=False` is the teaching mode you used above). To read

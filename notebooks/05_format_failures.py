@@ -6,7 +6,8 @@
 #   invented;
 # - see why the stop at `"\nObservation i:"` cannot catch it, and what the environment then does;
 # - add a second stop sequence and measure exactly what changes, by replaying every recorded run;
-# - find thoughts copied word for word from the exemplars, and an answer that is right for the wrong reason.
+# - look for thoughts copied word for word from the exemplars, and read an answer that is right for the wrong
+#   reason.
 #
 # The stop-token notebook showed one format failure, the invented observation, and the stop that prevents it. A
 # small model has more. It copies the *shape* of the prompt: after a finished exemplar comes the next exemplar's
@@ -38,11 +39,16 @@ def ran_past(row, marker="\nQuestion:"):
 past = [r for r in rows if ran_past(r)]
 # NBVAL_CHECK_OUTPUT
 print(f"{len(past)} of {len(rows)} ReAct runs ran past Finish into an invented question")
+check((len(past), len(rows)) == (31, 40), "31 of the 40 runs, as the summary says")
 
 # %%
-example = next(r for r in rows if r["id"] == "hq002")
+example = next(r for r in rows if r["id"] == "hq001")
 k = ran_past(example)
 print(f"{example['id']}, step {k}:\nAction {k}: {example['steps'][k - 1]['action']}")
+check(k == 3 and example["steps"][k - 1]["observation"].startswith("Invalid action"),
+      "hq001 runs past its Finish at step 3, and the tool answers Invalid action")
+first_finish = next(i for i, s in enumerate(example["steps"], 1) if (s["action"] or "").startswith("Finish"))
+check(first_finish == k, "its first Finish is the one it ran past")
 
 # %% [markdown]
 # ## 2. Why the stop does not catch it
@@ -72,6 +78,7 @@ repeated = sum(len(r["steps"]) == 7 and not r["finished"] for r in past)
 # NBVAL_CHECK_OUTPUT
 print(f"{invalid} answered 'Invalid action', {len(garbage)} accepted with the invented text as the answer "
       f"({', '.join(garbage)}), {repeated} never finished within 7 steps")
+check(0 < repeated < invalid, "some, not most, never finish")
 
 # %% [markdown]
 # ## 4. The second stop
@@ -124,27 +131,31 @@ for name, s in (("one stop (recorded)", before), ("two stops (replayed)", after)
 for a, hits in always.items():
     print(f"{'always ' + repr(a):>22}{len(rows):>4}{'':>10}{hits:>4}{wilson(hits, len(rows)):>11}")
 print(f"({unsure} of the {len(past)} affected runs had a re-prompt before the cut: their replay is a best guess)")
+gained = [r["id"] for r in rows if exact_match(replay(r)[0], r["gold"]) and not r["em"]]
+lost = [r["id"] for r in rows if r["em"] and not exact_match(replay(r)[0], r["gold"])]
+print(f"right only with the second stop: {gained}; right only without it: {lost}")
+check(after["finished"] > before["finished"] and after["calls"] < before["calls"],
+      "two stops: more runs finish, with fewer calls")
+check(after["EM"] == before["EM"] + 1 and gained == ["hq014"] and not lost, "and one more right answer: hq014")
+check(min(always.values()) > after["EM"], "a constant answer beats both")
 overlap = {q["id"] for q in load_questions("hotpotqa") if q.get("overlaps_exemplar")}
-fair = [r for r in rows if r["id"] not in overlap]
-em_fair = [summary([(r, r["answer"] or "", 0, 0) for r in fair])["EM"], summary([(r, *replay(r)) for r in fair])["EM"]]
-print(f"EM without the {len(rows) - len(fair)} questions that overlap the exemplars: {em_fair[0]} -> {em_fair[1]} "
-      f"of {len(fair)}")
+check(not overlap & {r["id"] for r in rows}, "no question of the run overlaps an exemplar")
 
 # %% [markdown]
 # Read the table for what it is. The second stop is a **harness** fix: most runs now end with an answer, and with
 # far fewer calls (the last column), because the model no longer burns its remaining steps on `Invalid action`.
 # It is not an accuracy fix: EM barely moves, because this 135M-parameter model's answers were mostly wrong before
-# it ran past them. One more right answer is one question, well inside the interval, and a constant answer (the
-# always rows) still beats both.
+# it ran past them. The one right answer it gains is hq014 ("In what year did Apple introduce the Apple Remote?"):
+# its first `Finish[2005]` was right, and the model lost it to the question it invented after it. One question is
+# well inside the interval, and a constant answer (the always rows) still beats both.
 #
-# The table counts every run, the questions about the exemplars' subjects included, because what it measures is
-# the harness (finishing, calls), not accuracy. Its last line is the accuracy reading: EM without the questions that
-# overlap the exemplars (marked in the data, left out of every score from notebook 07 on).
+# The run sample holds no question about an exemplar's subject (`overlaps_exemplar` in the data, left out of every
+# score from notebook 07 on), so there is nothing to take out before reading EM: the last check above says so.
 #
 # ## 5. The same fix, in the harness
 #
 # A stop list is the harness's, not the model's. The smallest way to add one is a wrapper around any backend that
-# appends a stop to every call. Play the model with the recorded step of hq002, invented question and all, and
+# appends a stop to every call. Play the model with the recorded steps of hq001, invented question and all, and
 # watch the episode end at the finish.
 
 # %%
@@ -174,34 +185,21 @@ for name, extra in (("one stop", []), ("two stops", ["\nQuestion:"])):
 # disk afterwards), and compare with what `replay` predicts:
 #
 # ```python
-# question = next(q for q in load_questions("hotpotqa") if q["id"] == "hq018")
+# question = next(q for q in load_questions("hotpotqa") if q["id"] == "hq001")
 # live = Agent(question["question"], llm=ExtraStop(llm.default(), ["\nQuestion:"]), wiki=LocalWiki.course()).run()
-# live.answer, len(live.steps), replay(next(r for r in rows if r["id"] == "hq018"))
+# live.answer, len(live.steps), replay(next(r for r in rows if r["id"] == "hq001"))
 # ```
 #
-# If the two differ, one of two things happened before the cut. Your CPU's arithmetic may have led the model down
-# another path (llama.cpp is deterministic on one machine, not across machines), or the prompt changed: two facts
-# in the exemplars' observations (Milhouse's voice actor, First for Women's publisher) were corrected after the
-# runs were recorded. The replayed table above stays exact for the runs it replays.
+# When this notebook was written, the live run ended as `replay` says: `Finish[yes]` at step 3. If yours
+# differs, your CPU's arithmetic led the model down another path before the cut (llama.cpp is deterministic on one
+# machine, not across machines). The replayed table above stays exact for the runs it replays.
 
 # %% [markdown]
 # ## 6. Copying an exemplar
 #
-# Read the recorded run of hq018. It asks whether Stephen Cook was born before Leonid Levin; the
-# last thought talks about where they *studied*.
-
-# %%
-hq018 = next(r for r in rows if r["id"] == "hq018")
-print(hq018["question"])
-print("Thought 2:", hq018["steps"][1]["thought"])
-print("The sixth exemplar:", load_exemplars("hotpotqa")[5]["question"])
-
-# %% [markdown]
-# The sixth exemplar's thought says "Leonid Levin studied at Moscow State University." The answer `yes` is right,
-# and the reasoning is copied: a false positive in the paper's Table 2 terms.
-#
-# How often does a thought copy an exemplar word for word? Split every thought into sentences (on `". "`, the way
-# the tool splits pages) and look for sentences of five words or more that appear in an exemplar's thoughts.
+# A small model copies more than the transcript's shape; it can copy the exemplars' sentences too. How often does a
+# thought copy an exemplar word for word? Split every thought into sentences (on `". "`, the way the tool splits
+# pages) and look for sentences of five words or more that appear in an exemplar's thoughts.
 
 # %%
 def sentences_of(text):
@@ -215,32 +213,96 @@ def copied(runs, task="hotpotqa"):
 
 
 ids = copied(rows)
-right = [i for i in ids if next(r for r in rows if r["id"] == i)["em"]]
-marked = {q["id"] for q in load_questions("hotpotqa") if q.get("overlaps_exemplar")}
+shown = {s for e in load_exemplars("hotpotqa") for st in e["steps"] for s in sentences_of(st.get("thought"))}
+named = [s for s in shown if any(w[:1].isupper() and w != "I" for w in s.split()[1:])]  # a name past the first word
 # NBVAL_CHECK_OUTPUT
-print(f"{len(ids)} of {len(rows)} runs copy an exemplar sentence: {', '.join(ids)}")
-print(f"correct among them: {right}; marked as overlapping an exemplar (its question or its subject): "
-      f"{sorted(marked & set(ids))}")
+print(f"{len(ids)} of {len(rows)} runs copy an exemplar sentence: {', '.join(ids) or 'none'}")
+print(f"{len(named)} of the {len(shown)} exemplar sentences it looks for name a person, place or work")
+check(not ids, "no HotpotQA thought in the run copies an exemplar sentence")
+check(len(named) >= 0.75 * len(shown), "most of the sentences looked for name their exemplar's subject")
 
 # %% [markdown]
-# The one correct ReAct answer in the whole run is a copied thought. An automatic labeller that only checks the
-# answer calls it a success; a reader who checks what was searched does not (the agent never searched Levin).
-# Every copying run is about the exemplars' own subjects (Levin, Urysohn, the two magazines), and one of them is an
-# exemplar's question word for word: a model can "answer" that by copying, which is why the course marks such
-# questions, and every question about an exemplar's subject (`overlaps_exemplar` in the data), and leaves them out
-# of every score (`react_teach.runs.stats.scored`); the run sample of `react_teach.runs.sample` never draws them.
+# None does. Most sentences the test looks for name their exemplar's own subject ("Leonid
+# Levin studied at Moscow State University.", "Arthur's Magazine was started in 1844."), so a thought can fit one
+# in only when the question is about that subject, and the run sample never draws those questions (the check in
+# section 4). On a question about Leonid Levin, repeating the exemplar's thought about him can give a right answer
+# with no search behind it; that is why the course marks every question that shares an exemplar's subject or
+# wording (`overlaps_exemplar`), leaves them out of every score (`react_teach.runs.stats.scored`), and
+# `react_teach.runs.sample` never draws them. (Exercise 3 asks whether FEVER behaves the same way.)
+#
+# What the model still copies is the exemplars' *template*. The first thought of the sixth exemplar and of a
+# birth-year question of the run:
+
+# %%
+hq058 = next(r for r in rows if r["id"] == "hq058")
+print("exemplar:", load_exemplars("hotpotqa")[5]["steps"][0]["thought"])
+print("hq058:   ", hq058["steps"][0]["thought"])
+
+# %% [markdown]
+# "Find where ..., then see if ..." is the exemplar's plan, names swapped; "where they were born" is the exemplar's
+# "where each of them studied" carried into a question about *when*.
+#
+# ## 7. Right for the wrong reason
+#
+# With no copying, are the right answers right for the right reason? The run has three, and the course's hand
+# labels (`data/labels/hotpotqa_authors.jsonl`, read by notebook 09) judge each one from the whole trajectory.
+
+# %%
+hand = {l["id"]: l for l in read_jsonl(data_dir() / "labels" / "hotpotqa_authors.jsonl") if l["method"] == "react"}
+right = [r["id"] for r in rows if r["em"]]
+# NBVAL_CHECK_OUTPUT
+for i in right:
+    print(f"{i}: {hand[i]['label']}: {hand[i]['reason']}")
+check(right == ["hq020", "hq060", "hq097"], "three right answers: hq020, hq060 and hq097")
+check([hand[i]["label"] for i in right].count("false positive") == 2, "two of them false positives")
+
+# %% [markdown]
+# Read hq097, the clearest of the two false positives.
+
+# %%
+from collections import Counter
+
+hq097 = next(r for r in rows if r["id"] == "hq097")
+print(hq097["question"], "  gold:", hq097["gold"])
+for i, st in enumerate(hq097["steps"], 1):
+    action = st["action"].splitlines()
+    print(f"Thought {i}: {st['thought']}\nAction {i}: {action[0]}{' (and an invented question)' * (len(action) > 1)}"
+          f"\nObservation {i}: {st['observation'][:90]}")
+said = Counter(r["answer"] for r in rows)
+print("the run's most common answers:", said.most_common(3))
+check(hq097["steps"][0]["observation"].startswith("Could not find")
+      and "before Colorado" in hq097["steps"][1]["thought"] and hq097["answer"] == "no",
+      "hq097: its one search fails, its thought says 'before', and it answers 'no'")
+check(len(hq097["steps"]) == 3 and ran_past(hq097) == 2 and "capital" in hq097["steps"][2]["thought"],
+      "its step-2 finish ran past; the finish of step 3 follows a thought about the invented question")
+check(said.most_common(1)[0][0] == "no", "'no' is the run's most common answer")
+hq020 = next(r for r in rows if r["id"] == "hq020")
+check("1809" in hq020["steps"][1]["thought"] and not any("1809" in (st["observation"] or "") for st in hq020["steps"])
+      and all("1847" in st["observation"] for st in hq020["steps"][:2]),
+      "hq020: its thought says 1809, no observation does, and both observations say 1847")
+
+# %% [markdown]
+# Its one search finds nothing, and its thought says Arizona *was* admitted first, then concludes "no": the answer
+# contradicts the only reasoning the trajectory holds. That finish ran on into an invented question, so the "no"
+# that ends the episode comes at step 3, after a thought that answers the invented question. The "no" is right
+# because "no" is what this model says most (the count above), not because it found anything. EM counts it a
+# success. The other false positive, hq020, answers "yes" (Edison and Bell, both born in 1847) after a thought that
+# gives Bell a birth date in 1809 that no observation holds; the observations had the right years, and no thought
+# compared them. Both are Table 2's false positives: check the reasoning, not just the answer.
 
 # %% [markdown]
 # ## Summary
-# - A small model copies the prompt's shape: after `Finish[...]` it writes the next exemplar's `Question:`, 30 of
-#   40 times in the committed ReAct run.
+# - A small model copies the prompt's shape: after `Finish[...]` it writes the next exemplar's `Question:`, in 31
+#   of the 40 runs of the committed ReAct run.
 # - The step's stop `"\nObservation i:"` cannot catch it: the invented transcript restarts its numbering at 1.
-# - The tool then sees an invalid action (or, worse, accepts the invented text as the answer), and the model spends
-#   its remaining steps repeating itself.
+# - The tool then sees an invalid action (or, worse, accepts the invented text as the answer), and the model tries
+#   again, in a few runs until its seven steps are spent.
 # - A second stop, `"\nQuestion:"`, ends those episodes at the finish. With greedy decoding the recorded runs
-#   tell exactly what it changes: more finished runs and fewer calls, not more right answers.
-# - Thoughts copied from the exemplars can produce right answers for wrong reasons: check the reasoning, not just
-#   the answer.
+#   tell exactly what it changes: more finished runs and far fewer calls, and one more right answer (hq014).
+# - No thought of this HotpotQA run copies an exemplar's sentence: those sentences name the exemplars' subjects,
+#   which the run sample leaves out. The exemplars' plan is still copied.
+# - A right answer can still rest on nothing (two of the three in this run): check the reasoning, not just the
+#   answer.
 #
 # ## Exercises
 # Each exercise ends with a checker: `✓` when your answer is right, `✗` and a hint when it is not, `not yet` while
@@ -277,7 +339,8 @@ ex[2](my_fever_counts)
 
 # %% [markdown]
 # **3.** Which FEVER runs copy a sentence of a FEVER exemplar's thoughts word for word? Use `copied` with
-# `task="fever"`. Is one of them a claim that is itself an exemplar?
+# `task="fever"`. Then read the sentences they copy: are those claims about an exemplar's subject, and does the
+# copied sentence say anything about the claim?
 
 # %%
 my_fever_copied = [...]  # the run ids, e.g. ["fv001", ...]

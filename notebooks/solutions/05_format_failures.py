@@ -34,9 +34,19 @@ copied = [r["id"] for r in fever if any(s in shown for st in r["steps"] for s in
 counts = (sum(ran_past(r) is not None for r in fever), sum(r["correct"] for r in fever),
           sum(replayed_answer(r) == r["gold"] for r in fever))
 
+# Each wrong count is a misconception computed on the data, kept only where it differs from the right answer (the
+# second stop may leave the number of correct runs as it was, so "nothing changes" can be right).
+misread = [
+    (sum(ran_past(r, "\nQuestion:") is not None for r in fever), counts[1],  # HotpotQA's marker on FEVER
+     sum(replayed_answer(r, "\nQuestion:") == r["gold"] for r in fever)),
+    (counts[0], counts[1], sum(bool(replayed_answer(r)) for r in fever)),  # finished counted as correct
+    (sum("\nClaim:" in (s["action"] or "") for r in fever for s in r["steps"]), counts[1], counts[2]),  # steps
+    (len(fever), counts[1], counts[2]),  # every run counted as having run past
+]
+
 solutions = {1: stops, 2: counts, 3: copied}
 wrong = {
     1: [lambda i: [f"\nObservation {i}:"], lambda i: [f"\nObservation {i}:", "\nQuestion:"], lambda i: ["\n"]],
-    2: [(counts[0], counts[1], counts[1]), (30, 1, 2), (counts[0], counts[2], counts[2])],
+    2: [w for w in misread if w != counts],
     3: [[], copied[:-1], copied + ["fv001"]],
 }
