@@ -7,7 +7,8 @@
 # - see exactly which tokens a model learns to write, and which the environment writes for it;
 # - fine-tune the bundled model yourself for a few seconds and watch the loss fall;
 # - load the shipped adapters, compare prompted and fine-tuned on a world no model has read, and edit a thought of
-#   a model that has learned the skill.
+#   a model that has learned the skill;
+# - ask the fine-tuned model a question of your own, and set it beside the honest rate on reworded questions.
 #
 # Everything so far ran SmolLM2-135M with six exemplars in its prompt, and it failed in the ways the paper
 # describes. The paper saw the same with its own small models: prompted, PaLM-8B and PaLM-62B were the *worst* at
@@ -238,6 +239,54 @@ print(after.render()[-700:])
 print("after the edit:", repr(after.answer))
 check(not exact_match(before, q["answer"]) and exact_match(after.answer, q["answer"]),
       "a failure of the fine-tuned model, rescued by an edit that only says what to read next")
+
+# %% [markdown]
+# ## 7 · Your own question
+#
+# Everything above asked the generator's questions. Ask one of yours. The held-out world's articles are listed
+# below by kind; write a question about them in your own words in `my_question` (and its answer in `my_gold` if
+# you know it, or `None`), run the cell, and read what the fine-tuned model does with it. Searching a title
+# exactly as it is listed helps: the tool is the paper's, and it finds pages by their titles.
+
+# %%
+kinds = {}
+for e in held.entities.values():
+    kinds.setdefault(e["type"], []).append(e["title"])
+for kind, titles in kinds.items():
+    print(f"{kind:8s} ({len(titles):3d}) {', '.join(sorted(titles)[:9])}, ...")
+print("one article, to see what they say:", " ".join(held_wiki.page("Gopazan").text.split(". ")[:3]))
+
+# %%
+my_question = "Gopazan was made by a studio; what is that studio called?"  # your own words
+my_gold = "Saki Films"  # or None if you do not know it
+
+mine = Agent(my_question, llm=llm.from_spec("local:ft-react"), wiki=held_wiki, gold=my_gold).run()
+print(mine.render())
+if my_gold is not None:
+    print("right" if exact_match(mine.answer, my_gold) else "wrong", f"(answer {mine.answer!r}, gold {my_gold!r})")
+
+# %% [markdown]
+# One question is an anecdote. The honest figure for questions worded as no training world words them is below:
+# the same questions in a trained and in a held-out wording (same facts, same gold), read from the benchmark's
+# summary (`benchmarks/worlds_eval.py`), with what always answering "yes" scores beside it. It is the rate of the
+# shipped adapter, on dev worlds.
+
+# %%
+path = data_dir() / "runs" / "worlds" / "dev" / "summary.json"
+worlds_summary = json.loads(path.read_text())["methods"]["react"]
+pooled = worlds_summary["heldout"]["pooled"]
+# the trained wording of exactly the worlds the held-out wording was scored on: the same questions, twice
+same = [worlds_summary["trained"]["worlds"][s] for s in worlds_summary["heldout"]["worlds"]]
+print(f"held-out wording: EM {pooled['em']:.2f}, 95% CI {pooled['ci95']}, n = {pooled['n']}  "
+      f"(always yes {pooled['baselines']['always yes']:.2f})")
+same_em = sum(w["em"] * w["n"] for w in same) / sum(w["n"] for w in same)
+print(f"the same questions, trained wording: EM {same_em:.2f}, n = {sum(w['n'] for w in same)}")
+check(pooled["n"] == sum(w["n"] for w in same), "both lines count the same questions")
+check(pooled["em"] < same_em, "the held-out wording scores below the trained one, on the same questions")
+
+# %% [markdown]
+# A reworded question loses a good part of what the generator's wording gets, and that is what a question of your
+# own meets: the adapter learned the generator's sentences as much as it learned to read.
 
 # %% [markdown]
 # ## Summary
