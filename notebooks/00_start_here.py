@@ -2,7 +2,7 @@
 # # 00 · Start here
 #
 # In this notebook you will
-# - see the map of the course: a dozen short notebooks that build the ReAct loop from nothing;
+# - see the map of the course: short notebooks that build the ReAct loop from nothing, then follow where it went;
 # - pick the language model the course talks to (the bundled one works offline);
 # - make your first call to it, once with a stop sequence and once without, and see why the difference matters.
 #
@@ -86,6 +86,13 @@ print(free.text)
 # %%
 stopped = model.complete(prompt, stop=["\n"], max_tokens=40)[0]
 stopped.text
+
+# %%
+# NBVAL_CHECK_OUTPUT
+check("\nQuestion:" in free.text and "\nAnswer:" in free.text.split("\nQuestion:", 1)[1],
+      "left alone, the model wrote the next question and answered it")
+check("\n" not in stopped.text and stopped.text.strip() == free.text.split("\n", 1)[0].strip(),
+      "with stop=[\"\\n\"], one line: the same answer, and nothing after it")
 
 # %% [markdown]
 # Every completion carries its cost. `prompt_tokens` is how much the model read, `completion_tokens` how much it

@@ -2,7 +2,7 @@
 # # 01 · The bare loop
 #
 # In this notebook you will
-# - write an agent loop in a dozen lines: a policy, a tool, and a context that only grows;
+# - write an agent loop in under a dozen lines: a policy, a tool, and a context that only grows;
 # - play the model yourself: read the context, type the next move, read what the tool answers;
 # - add a *thought*: an action that changes nothing in the world and only adds to the context;
 # - swap seats and play the environment, writing the observations a model reads;
@@ -18,6 +18,8 @@
 # Two tools over a few facts. Each takes one argument in square brackets, the way the paper writes actions.
 
 # %%
+import re
+
 from react_teach import check, llm
 
 COUNTRY_OF = {"Tokyo": "Japan", "Paris": "France", "Rome": "Italy", "Ottawa": "Canada"}
@@ -83,7 +85,8 @@ print(bare_loop("On which continent is the country whose capital is Tokyo?", pol
 #
 # Below, the context is on screen and the pen is yours. Type the next line and press **Send**: an action such as
 # `country_of[Ottawa]` is answered by `tool`, a line that starts with `Thought:` is only appended. Finish with
-# `finish[...]`. Blue lines are yours to write, green ones the world's.
+# `finish[...]`. Orange lines are yours to write, green ones the world's (across the course, blue marks what a
+# model wrote, green the environment and orange you).
 #
 # The cell plays two moves for you, so that it runs unattended; delete the `.play([...])` to start from nothing.
 
@@ -173,6 +176,12 @@ def few_shot(context: str) -> str:
 
 trace = bare_loop("On which continent is the country whose capital is Ottawa?", few_shot)
 print(trace)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+pairs = re.findall(r"^Action \d+: (.*)\nObservation \d+: (.*)$", trace, re.MULTILINE)
+check(all(o == tool(a) for a, o in pairs), "every observation above is what `tool` answers to its action")
+check(pairs[-1][0].startswith("finish[") or len(pairs) == 5, "the loop ended at finish or at the step limit")
 
 # %% [markdown]
 # Whatever the model wrote, the *loop* did its job: every observation above came from `tool`, never from the

@@ -22,6 +22,7 @@ from react_teach.data import load_exemplars
 from react_teach.trajectory import Trajectory
 
 exemplars = load_exemplars("hotpotqa")
+check(len(exemplars) == 6, "six ReAct exemplars for HotpotQA")
 [e["question"] for e in exemplars]
 
 # %% [markdown]
@@ -88,8 +89,8 @@ print(to_standard(react_text))
 # Two things are true of the paper here. Its *text* defines CoT by deletion, like the others: the ReAct trajectories
 # with the actions and observations removed (section 3.2). Its *prompt files* hold CoT exemplars that were
 # rewritten: one paragraph that states the facts and ends with "so the answer is ...". Exercise 1 shows why the
-# files differ from the text. `to_cot` does the rewriting mechanically: keep the thought sentences that state facts, drop those that
-# plan a search or a lookup, close with the answer.
+# files differ from the text. `to_cot` does the rewriting mechanically: keep the thought sentences that state facts,
+# drop those that plan a search or a lookup, close with the answer.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -120,6 +121,18 @@ Counter(zip(kinds, kinds[1:]))
 steps_per_exemplar = [len(e["steps"]) for e in exemplars]
 steps_per_exemplar, max(steps_per_exemplar)
 
+# %%
+# NBVAL_CHECK_OUTPUT
+from react_teach.agent import MAX_STEPS
+
+numbered = re.findall(r"^(Observation|Thought) (\d+):", react_text, re.MULTILINE)
+check(all(b == ("Thought", str(int(n) + 1)) for (a, n), b in zip(numbered, numbered[1:]) if a == "Observation")
+      and numbered[-1][0] == "Thought", "every Observation n is followed by Thought n+1")
+check(all(Trajectory.from_json(e).steps[-1].action.startswith("Finish[") for e in exemplars)
+      and (min(steps_per_exemplar), max(steps_per_exemplar)) == (3, 5),
+      "every exemplar ends with a Finish, after 3 to 5 steps")
+check(MAX_STEPS["hotpotqa"] == 7, "the step limit is 7")
+
 # %% [markdown]
 # Every observation is followed by the next thought, and every exemplar ends with a Finish after 3 to 5 steps. The
 # number in `Thought 6:` is a step counter the model can read: it has never seen an exemplar reach step 6, so late
@@ -134,6 +147,15 @@ steps_per_exemplar, max(steps_per_exemplar)
 # %%
 # NBVAL_CHECK_OUTPUT
 {m: len(prompt(m)) for m in ("react", "act", "cot", "standard")}
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from react_teach.ablate import INSTRUCTIONS, PLAIN_INSTRUCTIONS
+
+check(all(prompt(m).startswith(INSTRUCTIONS["hotpotqa"]) for m in ("react", "act"))
+      and all(prompt(m).startswith(PLAIN_INSTRUCTIONS["hotpotqa"]) for m in ("cot", "standard"))
+      and len(PLAIN_INSTRUCTIONS["hotpotqa"]) < len(INSTRUCTIONS["hotpotqa"]),
+      "ReAct and Act share the instruction that names the actions; Standard and CoT get a shorter one")
 
 # %% [markdown]
 # From the command line: `python -m react_teach ablate --prompts data/exemplars/hotpotqa.jsonl --to act`, or

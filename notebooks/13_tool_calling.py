@@ -4,7 +4,7 @@
 # In this notebook you will
 # - describe the weak Wikipedia as JSON tool schemas, and play a tool-calling model yourself;
 # - run the bundled model through the same loop with structured tool calls instead of `Action i:` lines (same tool,
-#   same budget of seven calls), with a grammar standing in for a tool-calling API;
+#   same budget of seven actions), with a grammar standing in for a tool-calling API;
 # - compare its trajectories with text ReAct side by side, and name the failure modes that survive the change.
 #
 # The pattern from the paper spread quickly, and much of it has since moved out of the prompt: model APIs now return
@@ -18,7 +18,7 @@ from IPython.display import HTML
 
 from react_teach import check
 from react_teach.tools.calling import TOOLS, local_chat, tool_calling, trained_chat
-from react_teach.data import data_dir, load_questions, read_jsonl
+from react_teach.data import data_dir, load_exemplars, load_questions, read_jsonl
 from react_teach.llm import Usage
 from react_teach.trajectory import Trajectory
 from react_teach.ui.trace import LEGEND, trace_html
@@ -92,9 +92,10 @@ for m in me.seen:
 # has nothing to repair. A *useless* call is still possible: the grammar fixes the form and leaves the content to
 # the model. The system prompt carries no exemplars, only the tool list.
 #
-# Two course questions, with the same budget as text ReAct (seven calls): the paper's Figure 1 question in our
-# wording, and the next scored question of the committed ReAct run (so that section 3 can put the two side by
-# side). Neither is an exemplar's question or about an exemplar's subject: `scored` leaves those out.
+# Two course questions, with the same budget as text ReAct, seven actions (one call each here; text ReAct spends an
+# extra call on each re-prompt): the paper's Figure 1 question in our wording, and the next scored question of the
+# committed ReAct run (so that section 3 can put the two side by side). Neither is an exemplar's question or about
+# an exemplar's subject: `scored` leaves those out.
 #
 # **Predict first** (exercise 3). Suppose the model sends the same search on every turn, whatever it reads. How
 # many calls will `tool_calling` make before it stops? Write your number now; the check runs after this section.
@@ -115,10 +116,28 @@ traces = {i: tool_calling(questions[i]["question"], chat, wiki, max_calls=7) for
 {i: (t.n_calls, t.answer) for i, t in traces.items()}
 
 # %% [markdown]
-# Neither run finishes. The bundled model, prompted with only the tool list, sends the same call again after
-# reading its result, until the budget of seven calls is spent, and the answer stays empty. A grammar makes every
-# call well formed; it cannot make the model decide it has read enough. Your prediction, checked on a chat that
-# repeats one search:
+# The two questions are hq001 and hq009, and neither run finishes: each spends all seven calls and the answer
+# stays empty. The bundled model, prompted with only the tool list, sends the same call again after reading its
+# result. On hq001 it searches a phrase of the question, "the media center program", and is told there is no such
+# page; the titles it is offered instead include Front Row (software), the page it needs, and it sends the same
+# search six more times. On hq009 it searches the whole question, then copies the start of the reply ("Could not
+# find ...") into its next search, and sends that one to the end of the budget. A grammar makes every call well
+# formed; it cannot make the model decide it has read enough, or read what it was offered.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+t1, t2 = (traces[i] for i in picked)
+check(picked == ["hq001", "hq009"], "the two questions are hq001 and hq009")
+check(all(t.n_calls == 7 and not t.answer for t in traces.values()), "neither run finishes: seven calls, no answer")
+check({s.action for s in t1.steps} == {"search[the media center program]"}
+      and "Front Row (software)" in t1.steps[0].observation,
+      "hq001: one search sent seven times, though its first reply offers Front Row (software)")
+check(t2.steps[0].action == f"search[{questions['hq009']['question']}]"
+      and len({s.action for s in t2.steps[1:]}) == 1 and t2.steps[1].action.startswith("search[Could not find"),
+      "hq009: the whole question, then the reply's first words, sent to the end")
+
+# %% [markdown]
+# Your prediction, checked on a chat that repeats one search:
 
 # %%
 from react_teach.checks.tool_calling import repeating
@@ -152,10 +171,10 @@ print(f"{trained.n_calls} calls, answer {trained.answer!r}, gold {held_q['answer
 #
 # ## 3. Side by side with text ReAct, on the same budget
 #
-# On the left, text ReAct on the same question, read from the committed full run of the course
+# On the left, text ReAct on the same question, read from the committed run of the course on its run sample
 # (`data/runs/hotpotqa_react.jsonl`, made with
-# `python -m react_teach run --method react --task hotpotqa --out data/runs/hotpotqa_react.jsonl`, same model, six
-# exemplars). On the right, tool calling on the bundled model. Blue lines were written by the model, green lines
+# `python -m react_teach run --method react --sample --llm local --out data/runs/hotpotqa_react.jsonl`, same model,
+# six exemplars). On the right, tool calling on the bundled model. Blue lines were written by the model, green lines
 # by the environment.
 
 # %%
@@ -201,6 +220,22 @@ for i, t in traces.items():
               f"{repeats(text)} repeated, answer {r['answer'][:40]!r} (gold {r['gold']!r})")
     print(f"{i} tool calling : {t.n_calls} calls, {t.usage.prompt_tokens:>6,} prompt tokens, "
           f"{repeats(t)} repeated, answer {t.answer[:40]!r}")
+
+# %% [markdown]
+# On these two questions text ReAct fails the other way, by premature stopping. On hq001 it searches Apple Remote
+# twice and finishes with "yes" without ever opening Front Row; on hq009 it finishes after a single search that
+# found no page. Tool calling never finishes at all. Neither side gets an answer right.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+texts = {i: Trajectory.from_json(run[i]) for i in picked}
+check(all(run[i]["finished"] and run[i]["n_calls"] < 7 and not run[i]["em"] for i in picked),
+      "text ReAct finishes both, in fewer than seven calls, with a wrong answer")
+check([s.action for s in texts["hq001"].steps[:2]] == ["Search[Apple Remote]"] * 2
+      and run["hq001"]["answer"] == "yes" and not any("Front Row" in (s.action or "") for s in texts["hq001"].steps),
+      "hq001, text: Apple Remote searched twice, Front Row never, answer 'yes'")
+check(len(texts["hq009"].steps) == 2 and texts["hq009"].steps[0].observation.startswith("Could not find"),
+      "hq009, text: one search that found no page, then finish")
 
 # %% [markdown]
 # Compare the prompt tokens too. Text ReAct re-reads its six exemplars at every call; a tool-calling request carries
@@ -284,6 +319,10 @@ ex[2](my_chat)
 names = {t["function"]["name"] for t in TOOLS}
 check(all(s.action.split("[", 1)[0] in names for t in traces.values() for s in t.steps if s.action is not None),
       "every grammar-constrained call names a known tool")
-check(all(t.n_calls <= 7 for t in traces.values()), "tool calling keeps text ReAct's budget of seven calls")
+check(all(t.n_calls <= 7 for t in traces.values()) and max(len(r["steps"]) for r in run.values()) <= 7,
+      "tool calling keeps text ReAct's budget of seven actions")
+check(len(load_exemplars("hotpotqa")) == 6, "text ReAct's prompt has six exemplars")
+check(all(run[i]["usage"]["prompt_tokens"] > t.usage.prompt_tokens for i, t in traces.items()),
+      "text ReAct sends more prompt tokens than tool calling on both questions (section 3)")
 check(not any(t.extra["finished"] for t in traces.values()), "the bundled model finishes neither run (section 2)")
 check(trained.extra["finished"], "the fine-tuned model's run finishes (section 2b)")

@@ -7,19 +7,21 @@
 # - measure what tool calling removes (the exemplars) and what it keeps (one call per action).
 
 # %%
+from statistics import mean
+
 from react_teach import check
-from react_teach.data import data_dir, read_jsonl
+from react_teach.data import data_dir, load_exemplars, read_jsonl
 
 # %% [markdown]
 # ## 1. Calls and tokens per question
 #
 # A text-ReAct trajectory that takes N tool actions and then answers costs N + 1 model calls, plus one more for
-# every re-prompt (notebook "the stop token"). Every call sends the instruction, the six exemplars, the question and all the steps
-# so far, so the prompt grows at every step and the exemplars are read again every time. The one-call methods pay
-# once: Standard and CoT make one call. CoT-SC makes one *request* that asks for 21 samples of the same prompt: the
-# run counts it as one call, but its usage counts the prompt once per sample, so its *prompt* column is about
-# 21 times CoT's. A local backend reads that prompt once and samples 21 times, which is why nearly all of it is *cached*;
-# an API that bills per sample charges all 21.
+# every re-prompt (notebook "the stop token"). Every call sends the instruction, the six exemplars, the question and
+# all the steps so far, so the prompt grows at every step and the exemplars are read again every time. The one-call
+# methods pay once: Standard and CoT make one call. CoT-SC makes one *request* that asks for 21 samples of the same
+# prompt: the run counts it as one call, but its usage counts the prompt once per sample, so its *prompt* column is
+# about 21 times CoT's. A local backend reads that prompt once and samples 21 times, which is why nearly all of it
+# is *cached*; an API that bills per sample charges all 21.
 #
 # **Predict first** (exercise 3). A text-ReAct trajectory searches twice and then answers; in step 2 the model
 # writes its thought but no action line, so the harness asks again for the action alone. How many model calls is
@@ -72,6 +74,12 @@ if "cot-sc" in runs:  # the sentence above on CoT-SC: one call, and its prompt c
     check(all(r["n_calls"] == 1 and r["usage"]["prompt_tokens"] % len(r["samples"]) == 0 for r in sc),
           "CoT-SC: one call per question, its prompt tokens a whole multiple of its samples")
     check(all(len(r["samples"]) == 21 for r in sc), "CoT-SC: 21 samples per question")
+    if "cot" in runs:
+        ratio = mean(r["usage"]["prompt_tokens"] for r in sc) / mean(r["usage"]["prompt_tokens"] for r in runs["cot"])
+        check(20 <= ratio <= 22, "CoT-SC: its prompt column about 21 times CoT's")
+    check(sum(r["usage"]["cached_tokens"] for r in sc) >= 0.9 * sum(r["usage"]["prompt_tokens"] for r in sc),
+          "CoT-SC: nearly all of its prompt tokens cached")
+check(all(r["n_calls"] == 1 for m in ("standard", "cot") for r in runs.get(m, [])), "Standard and CoT: one call each")
 
 # %% [markdown]
 # Read the *per call* column first: the prompt of a single text-ReAct call is already thousands of tokens, nearly
@@ -79,6 +87,14 @@ if "cot-sc" in runs:  # the sentence above on CoT-SC: one call, and its prompt c
 # makes that affordable locally: almost all of each call's prompt was already read by the call before it. Hosted
 # APIs offer the same idea as *prompt caching*, billing a reused prefix at a discount, and it works only if the
 # prompt grows by appending. Text ReAct's prompt does exactly that.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+react = runs["react"]
+per_call = sum(r["usage"]["prompt_tokens"] for r in react) / sum(r["n_calls"] for r in react)
+check(per_call >= 2000, "text ReAct: thousands of prompt tokens per call")
+check(sum(r["usage"]["cached_tokens"] for r in react) >= 0.9 * sum(r["usage"]["prompt_tokens"] for r in react),
+      "text ReAct: almost all of its prompt tokens cached")
 
 # %% [markdown]
 # ## 2. What tool calling removes
@@ -92,7 +108,7 @@ import json
 
 from llama_cpp import Llama
 
-from react_teach.ablate import prompt
+from react_teach.ablate import INSTRUCTIONS, prompt
 from react_teach.tools.calling import SYSTEM, TOOLS
 from react_teach.llm import bundled_path
 
@@ -150,3 +166,6 @@ ex[2](computed_share)
 # NBVAL_CHECK_OUTPUT
 check(all(r["n_calls"] >= len(r["steps"]) for r in runs["react"]), "text ReAct never makes fewer calls than steps")
 check(first["tool calling"] < first["text ReAct"], "a tool-calling request is shorter than a text-ReAct call")
+check(len(load_exemplars("hotpotqa")) == 6, "text ReAct's prompt carries six exemplars")
+exemplar_tokens = tokens(prompt("react")) - tokens(INSTRUCTIONS["hotpotqa"])
+check(exemplar_tokens >= 0.8 * per_call, "nearly all of a text-ReAct call's prompt is exemplars (section 1)")

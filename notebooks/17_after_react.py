@@ -15,7 +15,7 @@
 from react_teach import check, llm
 from react_teach.ablate import prompt
 from react_teach.agent import Agent
-from react_teach.data import data_dir, load_questions, read_jsonl
+from react_teach.data import data_dir, load_exemplars, load_questions, read_jsonl
 from react_teach.llm import ScriptLLM
 from react_teach.score import exact_match
 from react_teach.trajectory import Trajectory
@@ -88,9 +88,10 @@ def trial(model, reflections, max_steps=4):
     return agent.run()
 
 
-reflections = []
+reflections, trial_calls = [], []
 for k in (1, 2):
     t = trial(script, reflections)
+    trial_calls.append(t.n_calls)
     ok = exact_match(t.answer, q["answer"])  # the evaluator: an oracle on HotpotQA
     print(f"trial {k}: answer {t.answer!r}, {'right' if ok else 'wrong'}")
     if ok:
@@ -107,9 +108,10 @@ ex[3](my_calls)
 # %% [markdown]
 # ## 3. The same retry on the bundled model
 #
-# Now a real model, on the first scored question it got wrong in the committed ReAct run of the course (notebook
-# "running ablations"). Trial 1 is that committed trajectory, so it costs nothing here; the bundled model writes the reflection and then tries again with it in
-# its prompt, with four steps. Model calls are cached on disk, so a second run of this cell is instant.
+# Now a real model, on the first scored question it got wrong in the committed ReAct run of the course, made on
+# its run sample (notebook "running ablations"). Trial 1 is that committed trajectory, so it costs nothing here;
+# the bundled model writes the reflection and then tries again with it in its prompt, with four steps. Model calls
+# are cached on disk, so a second run of this cell is instant.
 
 # %%
 model = llm.default()
@@ -126,20 +128,31 @@ agent = Agent(q["question"], llm=model, wiki=wiki, prefix=with_reflections(promp
 second = agent.run()
 print(f"trial 2: answer {second.answer!r}: {'right' if exact_match(second.answer, q['answer']) else 'wrong'}")
 for s in second.steps:
-    print(f"  {(s.thought or '')[:70]!r} -> {(s.action or '')[:40]}")
+    print(f"  {(s.thought or '')[:70]!r} -> {(s.action or '')[:40]!r}")
 
 # %% [markdown]
-# Read the reflection before the verdict. A 135M model usually writes a sentence that *sounds* like a reflection
-# and names nothing specific, and trial 2 then starts with the same search as trial 1 and fails again: reflection
-# needs a model that can tell why it failed, which is harder than failing. The check below holds this sentence to
-# the run above. With GPT-class models on HotpotQA, the Reflexion paper reports about 20
-# points of improvement over several reflective trials, with the oracle evaluator above. To try it on a capable
-# model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
+# Read the reflection before the verdict. The question is hq001, the paper's Figure 1 question. Trial 1 searched
+# Apple Remote twice and answered "yes" without opening Front Row, the page that holds the answer. The bundled
+# model's note, "I will not use the Apple Remote again.", *sounds* like a reflection, but it is a resolution with
+# no reason behind it, and a wrong one: the Apple Remote's page is where the trail to Front Row starts. Trial 2
+# does not follow it either. It starts with the same search as trial 1, searches the Apple Remote again, writes
+# past its `Finish` twice, and ends with no answer. Reflection needs a model that can tell why it failed, which is
+# harder than failing. The checks below hold these sentences to the run above. With GPT-class models on HotpotQA,
+# the Reflexion paper reports about 20 points of improvement over several reflective trials, with the oracle
+# evaluator above. To try it on a capable model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-check(second.steps[0].action == first.steps[0].action and not exact_match(second.answer, q["answer"]),
-      "trial 2 starts with trial 1's first search and fails again")
+check(failed["id"] == "hq001" and first.answer == "yes"
+      and [s.action for s in first.steps[:2]] == ["Search[Apple Remote]"] * 2
+      and not any("Front Row" in (s.action or "") for s in first.steps),
+      "trial 1 (hq001): Apple Remote searched twice, answer 'yes', Front Row never opened")
+check(note == "I will not use the Apple Remote again.", "the reflection quoted above")
+check(second.steps[0].action == first.steps[0].action and second.steps[1].action == "Search[Apple Remote]",
+      "trial 2 starts with trial 1's first search and searches the Apple Remote again")
+check(sum((s.action or "").startswith("Finish[") and (s.observation or "").startswith("Invalid action")
+          for s in second.steps) == 2 and second.answer == "",
+      "trial 2 writes past its Finish twice and ends with no answer")
 
 # %% [markdown]
 # ## 4. Toolformer: learning where to call a tool
@@ -207,6 +220,10 @@ ex[2](cost)
 # NBVAL_CHECK_OUTPUT
 check(len(reflections) == 1 and exact_match(t.answer, questions["hq005"]["answer"]),
       "the scripted retry succeeds on trial 2")
+check(trial_calls == [2, 3], "the scripted trial 1 takes two calls, trial 2 three (section 2)")
+check("hq005" not in {r["id"] for r in read_jsonl(data_dir() / "runs" / "hotpotqa_react.jsonl")}
+      and "Pavel Urysohn" in prompt("react"), "hq005 is about an exemplar's subject and left out of the run")
+check(len(load_exemplars("hotpotqa")) == 6, "the prompt has six exemplars")
 check(with_reflections("EXEMPLARS\n", ["note"]).startswith("EXEMPLARS\n")
       and "- note" in with_reflections("", ["note"]),
       "the reflections come after the exemplars")

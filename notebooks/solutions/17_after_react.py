@@ -16,7 +16,7 @@ valid = {1: [np.int64(retried), float(retried)],
                 2: [lambda c, k: k * (c + 1) - 1, lambda c, k: np.int64(sum(c for _ in range(k)) + max(k - 1, 0))],
                 3: [np.int64(n)]}
 wrong = {
-    1: [sum(not r.get("finished") for r in rows), len(every)],
+    1: [sum(not r.get("finished") for r in rows), len(rows), len(every)],
     2: [lambda c, k: c * k, lambda c, k: (c + 1) * k, lambda c, k: c * k + k],
     3: [n - 1, n + 1],  # the reflection forgotten; a reflection after the trial that succeeded
 }

@@ -54,7 +54,7 @@ def computed_share(share):
            "a fraction between 0 and 1")
     expect(0 <= got <= 1, "give a fraction between 0 and 1")
     # the table prints the cache share as a whole percentage: anything within half a point of the truth is read
-    # off it correctly (1 - 0.97 as well as 572 / 16,356)
+    # off it correctly (1 minus the cache column as well as the computed mean over the prompt mean)
     expect(abs(got - want) <= 0.0051 or abs(got - cached / prompt) > 0.0051,
            "that is the share read from the cache; the question asks for the rest")
     expect(abs(got - want) <= 0.0051, "(prompt - cached) / prompt, summed over the run")
