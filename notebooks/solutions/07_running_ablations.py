@@ -52,7 +52,11 @@ valid = {
 }
 wrong = {
     1: [textbook, lambda k, n: (k / n, k / n), lambda k, n: interval(k, n)[::-1], lambda k, n: interval(k, n, z=2)],
-    2: [sum(exact_match("no", r["gold"]) for r in rows) / len(rows),
-        sum(exact_match("yes", r["gold"]) for r in kept) / len(kept), 0.0, round(no_rate, 2) + 0.01],
+    2: [sum(exact_match("yes", r["gold"]) for r in kept) / len(kept), 0.0, round(no_rate, 2) + 0.01],
     3: [(only_react + 1, only_cot), (only_cot + only_react, 0) if only_react else (only_cot + 1, 0), "react"],
 }
+# every line, unscored ones included: a wrong answer only if the run holds a question that overlaps an exemplar
+# (the run sample draws none, so on the committed runs the two are the same)
+unscored = sum(exact_match("no", r["gold"]) for r in rows) / len(rows)
+if abs(unscored - no_rate) > 0.0005:
+    wrong[2].append(unscored)

@@ -41,10 +41,16 @@ valid = {
 }
 wrong = {
     1: [lambda a, b: sum(x == y for x, y in zip(a, b)) / len(a), lambda a, b: 0.5],
-    # every trajectory, unscored ones included; trajectories with a failed search (a signal, not the category)
-    2: [sum(r["category"] == "search result error" for r in every), 0, len(react), count + 0.5],
+    # none, every scored trajectory, not a whole number; below, trajectories with a failed search (a signal, not
+    # the category) and every trajectory, unscored ones included
+    2: [0, len(react), count + 0.5],
     3: [c for c in FAILURES if c not in grown] + ["loops"],
 }
 with_failed = sum(any(failed_search(s["observation"]) for s in r.get("steps", [])) for r in react)
 if with_failed != count:
     wrong[2].append(with_failed)
+# every trajectory, unscored ones included: a wrong answer only if the run holds one that overlaps an exemplar
+# (the run sample draws none, so on the committed runs the two counts are the same)
+unscored = sum(r["category"] == "search result error" for r in every)
+if unscored != count:
+    wrong[2].append(unscored)
