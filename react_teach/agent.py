@@ -157,7 +157,7 @@ class Agent(Loop):
         if self.method == "act":
             thought = None
         if action is None:  # the model writes the action under your thought, with the rules of a re-ask
-            cue = render_step(k, Step(thought)) + f"Action {k}:"  # the one renderer: your thought is one line
+            cue = render_step(k, Step(thought, author="human")) + f"Action {k}:"  # the one renderer: one line
             action = self.call(self.transcript() + cue, ["\n"]).strip()
         return Step(thought, action, author="human")
 
