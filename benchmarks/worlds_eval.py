@@ -128,6 +128,7 @@ def main(argv=None) -> int:
     result = json.loads(path.read_text()) if path.exists() else {}
     result.update({"split": split, "seeds": list(seeds), "n_per_world": a.n, "version": a.version})
     specs = {m: a.llm or f"local:ft-{m}" for m in methods}
+    react_spec = specs.get("react", "local:ft-react")  # the course and prose parts run ReAct whatever --methods says
     worlds = {(s, wd): world.generate(s, world.SIZE, a.version, wd) for s in seeds for wd in wordings}
     questions = {(s, q["id"]): q for (s, _), w in worlds.items() for q in w.questions}
 
@@ -157,16 +158,16 @@ def main(argv=None) -> int:
         save()
     if "course" in parts:
         course = load_questions("hotpotqa")
-        rows = run("react", course, out / "course_react.jsonl", llm=llm_mod.from_spec(specs.get("react", "local:ft-react")),
+        rows = run("react", course, out / "course_react.jsonl", llm=llm_mod.from_spec(react_spec),
                    wiki=LocalWiki.course(), progress=False)
-        result["course"] = {"llm": specs.get("react", "local:ft-react"), **brief(rows)}
+        result["course"] = {"llm": react_spec, **brief(rows)}
         print(f"course   {rate(rows)['text']} baselines {result['course']['baselines']}")
         save()
     if "prose" in parts:
         from react_teach.finetune import course_data
         rows = run("react", course_data.questions("dev"), out / "prose_react.jsonl",
-                   llm=llm_mod.from_spec(specs.get("react", "local:ft-react")), wiki=LocalWiki.course(), progress=False)
-        result["prose"] = {"llm": specs.get("react", "local:ft-react"), **brief(rows)}
+                   llm=llm_mod.from_spec(react_spec), wiki=LocalWiki.course(), progress=False)
+        result["prose"] = {"llm": react_spec, **brief(rows)}
         print(f"prose    {rate(rows)['text']} baselines {result['prose']['baselines']}")
         save()
     if "rescue" in parts and "react" in models:

@@ -27,11 +27,9 @@ def cmd_world(a) -> int:
     world.check_seed(seed, size)
     started = time.perf_counter()
     counts = world.build(seed, size, a.out, a.version, a.wording)
-    spec = f"world:{seed}:{size}" + (f":v{a.version}" if a.version != 1 else "") + (
-        f":{a.wording}" if a.wording != "trained" else "")
     # the questions only make sense beside the same world's articles: say which --wiki opens them
     print(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {a.out} in {time.perf_counter() - started:.2f} s"
-          f" (its wiki: --wiki {spec})")
+          f" (its wiki: --wiki {world.spec(seed, size, a.version, a.wording)})")
     return 0
 
 

@@ -63,7 +63,7 @@ from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
            "TRAIN_SEEDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
-           "parse_seed", "parse_spec", "wiki"]
+           "parse_seed", "parse_spec", "spec", "wiki"]
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
@@ -115,6 +115,16 @@ def generate(seed: int, size: int, version: int = 1, wording: str = "trained") -
         make_questions(w, random.Random(f"questions {seed} {size}"))
     make_claims(w, random.Random(f"claims {seed} {size}"))
     return w
+
+
+def spec(seed: int, size: int = SIZE, version: int = 1, wording: str = "trained") -> str:
+    """The ``world:`` wiki spec that opens this world; `parse_spec` reads it back.
+
+    >>> spec(1000, 200, 2, "heldout"), parse_spec(spec(1000, 200, 2, "heldout")[len("world:"):])
+    ('world:1000:200:v2:heldout', (1000, 200, 2, 'heldout'))
+    """
+    return f"world:{seed}:{size}" + (f":v{version}" if version != 1 else "") + (
+        f":{wording}" if wording != "trained" else "")
 
 
 def parse_spec(rest: str) -> tuple[int, int, int, str]:

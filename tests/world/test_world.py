@@ -178,14 +178,19 @@ def test_the_course_agent_playing_the_oracle_script_on_world_spec_reaches_the_go
     gets the oracle's observations from the course's own Agent, and its answer."""
     w = world.generate(3, 40)
     q = next(q for q in w.questions if q["recovery"] and q["hops"] == 3)
+    t, out = ask_as_the_oracle(w, q, "world:3:40", tmp_path, capsys)
+    assert out["answer"] == q["answer"]
+    assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
+
+
+def ask_as_the_oracle(w, q, spec, tmp_path, capsys):
+    """`ask --wiki SPEC` with a script that writes the oracle's thoughts and actions: (oracle trajectory, --json)."""
     t = world.oracle(w, q, world.wiki(w))
     script = tmp_path / "oracle.jsonl"
     script.write_text("".join(json.dumps(f" {s.thought}\nAction {i}: {s.action}") + "\n"
                               for i, s in enumerate(t.steps, 1)))
-    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", "world:3:40", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["answer"] == q["answer"]
-    assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
+    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", spec, "--json"]) == 0
+    return t, json.loads(capsys.readouterr().out)
 
 
 def test_training_seeds_give_2000_questions_and_the_held_out_seed_is_not_among_them():
@@ -204,13 +209,7 @@ def test_a_version_2_world_in_its_held_out_wording_is_built_and_opened_by_the_sa
     assert read_jsonl(tmp_path / "w" / "questions.jsonl") == [json.loads(json.dumps(q, sort_keys=True))
                                                              for q in w.questions]
     q = next(q for q in w.questions if q["hops"] == 2)
-    t = world.oracle(w, q, world.wiki(w))
-    script = tmp_path / "oracle.jsonl"
-    script.write_text("".join(json.dumps(f" {s.thought}\nAction {i}: {s.action}") + "\n"
-                              for i, s in enumerate(t.steps, 1)))
-    assert cli.main(["ask", q["question"], "--llm", f"script:{script}", "--wiki", "world:3:40:v2:heldout",
-                     "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    t, out = ask_as_the_oracle(w, q, world.spec(3, 40, 2, "heldout"), tmp_path, capsys)
     assert out["answer"] == q["answer"]
     assert [s["observation"] for s in out["steps"][:-1]] == [s.observation for s in t.steps[:-1]]
     # the version-1 world of the same seed has the same titles in other sentences: without :v2, other pages
