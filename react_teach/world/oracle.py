@@ -20,7 +20,7 @@ from react_teach.wiki import WikiEnv
 from .articles import keyword
 from .entities import OCCUPATIONS, World
 from .questions import ORGWORD, ROLE, fact, sentence_rel, value
-from .varied import conclude
+from .varied import aim, conclude
 
 NEI_KEYWORD = {"plays the violin": "violin", "keeps bees": "bees", "has climbed a mountain": "mountain",
                "owns a sailing boat": "boat", "won a chess prize": "chess"}
@@ -127,6 +127,8 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             s = query or title
             if j == 0:
                 thought = _decompose(r, plan, ents, s)
+                if "spec" in plan and aim(plan):  # version 2 says how the facts will decide
+                    thought += " " + aim(plan)
             else:
                 x = e["name"] if e["type"] == "work" else s
                 thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",

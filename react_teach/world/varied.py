@@ -143,21 +143,51 @@ def make_questions(w, r: random.Random, wording: str) -> None:
                         "choice": choice}
 
 
+def aim(plan: dict) -> str:
+    """What the first thought adds after its searches: the check that turns the facts read into the answer.
+
+    It carries the question's shape into the trajectory, so that the steps after it follow the thought, which is
+    always in the oracle's words, rather than the question, which may be in a wording never trained on.
+
+    >>> aim({"kind": "yesno", "check": ("yesno", "set", "Labammouth")})
+    'Then I check whether it is Labammouth.'
+    >>> aim({"kind": "bridge2", "check": None})
+    ''
+    """
+    kind, check = plan["kind"], plan["check"]
+    if kind == "yesno":
+        return f"Then I check whether it is {'before ' if check[1] == 'before' else ''}{check[2]}."
+    if kind == "both":
+        return f"Then I check whether both are {check[1]}."
+    return {"first": "Then I compare the two years: the earlier one is the answer.",
+            "gap": "Then I subtract the earlier year from the later one."}.get(kind, "")
+
+
 def conclude(plan: dict, ents: dict, quotes: list[str]) -> str:
-    """The oracle's last thought: it quotes the sentence(s) that decide the answer, then says the answer."""
+    """The oracle's last thought: it quotes the sentence(s) that decide the answer, then says the answer.
+
+    Where two pages decide, it names each value with the thing it belongs to before it compares them: a small model
+    that only sees two quotes loses track of which year or which job is whose.
+    """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
     many = kind in ("first", "gap", "both")  # two pages decide these, one page the others
     said = " and ".join(f'"{q}"' for q in (quotes[-2:] if many else quotes[-1:]))
     head = f"The pages say: {said}" if many else f"The page says: {said}"
-    if kind in ("first", "gap"):
-        rel = check[1]
-        x, y = sorted((ents[t] for t, _, _ in plan["reads"]), key=lambda e: int(value(e, rel)))
+    if many:
+        rel = plan["reads"][0][1]
+        (ta, _, a), (tb, _, b) = plan["reads"]
+        va, vb = value(ents[ta], rel), value(ents[tb], rel)
+        if kind == "both":
+            word = {"occupation": lambda v: f"a {v}" if v[0] not in "aeiou" else f"an {v}",
+                    "country": lambda v: f"in {v}", "seat": lambda v: f"based in {v}"}[rel]
+            if ans == "yes":
+                return f"{head} {a} is {word(va)} and {b} is {word(vb)}. Both are {check[1]}, so the answer is yes."
+            return f"{head} {a} is {word(va)} but {b} is {word(vb)}. They are not both {check[1]}, " \
+                   f"so the answer is no."
+        (x, vx), (y, vy) = sorted(((a, va), (b, vb)), key=lambda p: int(p[1]))
         if kind == "gap":
-            return f"{head} {value(y, rel)} minus {value(x, rel)} is {ans}, so the answer is {ans}."
-        return f"{head} {value(x, rel)} is earlier than {value(y, rel)}, so the answer is {ans}."
-    if kind == "both":
-        return f"{head} " + (f"Both are {check[1]}, so the answer is yes." if ans == "yes" else
-                             f"They are not both {check[1]}, so the answer is no.")
+            return f"{head} {x}: {vx}, {y}: {vy}. {vy} minus {vx} is {ans}, so the answer is {ans}."
+        return f"{head} {x}: {vx}, {y}: {vy}. {vx} is earlier than {vy}, so the answer is {ans}."
     if kind == "yesno":
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]
