@@ -58,6 +58,8 @@ def training_text(t: Trajectory | dict, method: str) -> str:
 
     The finish step's observation line stays in the ReAct and Act text: its ``\\nObservation k:`` is the stop
     sequence, and the model must learn to reach it rather than run on. CoT and Standard end where their stop is.
+    (Version-1 oracle trajectories, the shipped adapters' data, have no observation after their Finish, so their
+    texts end at the Finish line; version 2 and the prose set record the tool's reply there.)
     """
     t = Trajectory.from_json(t) if isinstance(t, dict) else t
     react = t.render()

@@ -210,7 +210,7 @@ def oracle(q: dict, wiki=None) -> Trajectory:
             quotes.append(target)
     reason = (" " + q["reason"]) if q.get("reason") else ""
     last = " ".join(quotes[-1:] if q["shape"] == "bridge" else quotes)  # a bridge quoted its first fact already
-    steps.append(Step(f"{last}{reason} So the answer is {q['answer']}.", f"Finish[{q['answer']}]", None))
+    act(f"{last}{reason} So the answer is {q['answer']}.", f"Finish[{q['answer']}]")  # its reply ends the text
     return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
 
 

@@ -166,6 +166,8 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         facts.append(fact(e, rel, value(e, rel)))
         quotes.append(target + ".")
     answer = plan["answer"]
-    last = conclude(plan, ents, quotes) if "spec" in plan else _conclude(r, plan, ents, facts)  # version 2 quotes
-    steps.append(Step(last, f"Finish[{answer}]", None))
+    if "spec" not in plan:  # version 1, as the shipped adapters learned it: no line after the Finish
+        steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
+    else:  # version 2 quotes, and its Finish gets the tool's reply, so a model learns to stop at "Observation k:"
+        act(conclude(plan, ents, quotes), f"Finish[{answer}]")
     return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

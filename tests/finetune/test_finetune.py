@@ -45,6 +45,19 @@ def test_training_text_is_the_deleted_lines_of_the_react_trajectory():
         finetune.training_text(t, "cot-sc")
 
 
+@pytest.mark.parametrize("method", ["react", "act"])
+def test_the_oracle_training_texts_teach_the_stop_after_finish(method):
+    # The texts the next adapters train on, not a hand-written one: a Finish with no observation line after it
+    # leaves the model nothing to learn there, and a model trained on that runs on past its answer at inference.
+    import re
+    texts = finetune.world_texts(method, 20, version=2) + finetune.course_texts(method, 5)
+    for text in texts:
+        last = [s for s, learn in finetune.segments(text, method) if learn][-1]
+        assert re.search(r"Finish\[[^\]]*\]\nObservation \d+:$", last), last[-80:]
+    # version 1 stays as the shipped adapters learned it (their data hash is checked below): no line after Finish
+    assert finetune.world_texts(method, 3)[0].rstrip("\n").split("\n")[-1].startswith("Action")
+
+
 def test_a_fine_tuned_model_is_prompted_zero_shot_and_a_prompted_one_with_exemplars():
     class FineTuned(ScriptLLM):
         zero_shot = True
