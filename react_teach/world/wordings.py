@@ -137,7 +137,7 @@ GAP = ["How many years before {b} {aux} {a} {verb}?", "How many years earlier th
        "{A} {v} how many years before {b}?", "How many years separate the year {a} {v} from the year {b} {v}?",
        "How long before {b}, in years, {aux} {a} {verb}?", "By how many years did {a} precede {b}?",
        "What is the gap in years between when {a} {v} and when {b} {v}?",
-       "How many years after {a} {aux} {b} {verb}?", "Tell me how many years before {b} {a} {v}.",
+       "How many years after {a} {aux} {b} {verb}?", "Tell me how many years {a} {v} before {b}.",
        "What is the number of years between when {a} {v} and when {b} {v}?",
        "How many years lie between the dates {a} and {b} {v}?",
        "Counting in years, how much earlier than {b} {aux} {a} {verb}?", "How many years passed between the time {a} {v} and the time {b} {v}?"]
