@@ -127,8 +127,8 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             s = query or title
             if j == 0:
                 thought = _decompose(r, plan, ents, s)
-                if "spec" in plan and aim(plan):  # version 2 says how the facts will decide
-                    thought += " " + aim(plan)
+                if "spec" in plan:  # version 2 says how the facts will decide (a bridge adds nothing)
+                    thought = f"{thought} {aim(plan)}".rstrip()
             else:
                 x = e["name"] if e["type"] == "work" else s
                 thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",

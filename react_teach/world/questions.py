@@ -40,13 +40,18 @@ def value(e: dict, rel: str) -> str:
     return str(e["born"] if rel == "born" else e[rel])
 
 
+def a_or_an(word: str) -> str:
+    """The word with its indefinite article: 'an engineer', 'a poet'."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def fact(e: dict, rel: str, v: str) -> str:
     """A fact as a sentence without its period, in the oracle's words (claims use it too)."""
     t = np(e)[0].upper() + np(e)[1:] if e["type"] == "work" else e["title"]
     k = e.get("kind")
     return {"birthplace": f"{t} was born in {v}", "born": f"{t} was born in {v}", "spouse": f"{t} is married to {v}",
             "parent": f"{t} is the {'daughter' if e.get('she') else 'son'} of {v}",
-            "occupation": f"{t} is {'an' if v[0] in 'aeiou' else 'a'} {v}", "country": f"{t} is in {v}",
+            "occupation": f"{t} is {a_or_an(v)}", "country": f"{t} is in {v}",
             "founded": f"{t} was founded in {v}", "river": f"{t} lies on the {v} river",
             "creator": f"{t} was {VERB.get(k)} by {v}", "year": f"{t} came out in {v}",
             "org": {"novel": f"{t} was published by {v}", "film": f"{t} was made by the studio {v}",

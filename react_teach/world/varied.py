@@ -26,7 +26,7 @@ import random
 from collections import Counter
 
 from .entities import OCCUPATIONS
-from .questions import LEVEL, ORGWORD, ROLE, TYPE, _pick, np, pick, recoveries, sentence_rel, slot, value
+from .questions import LEVEL, ORGWORD, ROLE, TYPE, _pick, a_or_an, np, pick, recoveries, sentence_rel, slot, value
 from .wordings import choose, render
 
 KIND_CYCLE = ["bridge2", "yesno", "both", "bridge3", "first", "bridge2", "yesno", "gap", "bridge3", "both",
@@ -144,7 +144,7 @@ def make_questions(w, r: random.Random, wording: str) -> None:
 
 
 def aim(plan: dict) -> str:
-    """What the first thought adds after its searches: the check that turns the facts read into the answer.
+    """What the first thought adds to its plan: the check that turns the facts read into the answer.
 
     It carries the question's shape into the trajectory, so that the steps after it follow the thought, which is
     always in the oracle's words, rather than the question, which may be in a wording never trained on.
@@ -178,8 +178,7 @@ def conclude(plan: dict, ents: dict, quotes: list[str]) -> str:
         (ta, _, a), (tb, _, b) = plan["reads"]
         va, vb = value(ents[ta], rel), value(ents[tb], rel)
         if kind == "both":
-            word = {"occupation": lambda v: f"a {v}" if v[0] not in "aeiou" else f"an {v}",
-                    "country": lambda v: f"in {v}", "seat": lambda v: f"based in {v}"}[rel]
+            word = {"occupation": a_or_an, "country": lambda v: f"in {v}", "seat": lambda v: f"based in {v}"}[rel]
             if ans == "yes":
                 return f"{head} {a} is {word(va)} and {b} is {word(vb)}. Both are {check[1]}, so the answer is yes."
             return f"{head} {a} is {word(va)} but {b} is {word(vb)}. They are not both {check[1]}, " \
