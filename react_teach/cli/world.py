@@ -35,7 +35,7 @@ def cmd_world(a) -> int:
 
 def cmd_finetune(a) -> int:
     # refused up front, before torch is imported or a world generated: one line and exit 2
-    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads"):
+    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times"):
         value = getattr(a, name)
         if value is not None and value < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
@@ -52,15 +52,17 @@ def cmd_finetune(a) -> int:
         torch.set_num_threads(a.threads)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
     finetune.refuse_weaker(out, a.n, force=a.force)  # before minutes of world building: train checks it again
-    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course)
+    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times)
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
     prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
                           batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
                           threads=a.threads, force=a.force,
                           meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
                                         + ("" if a.data == 1 else f", data version {a.data}")
-                                        + (f", then {a.course} course-corpus questions" if a.course else ""),
+                                        + (f", then {a.course} course-corpus questions" if a.course else "")
+                                        + (f" {a.course_times} times over" if a.course and a.course_times > 1 else ""),
                                 "data_version": a.data, "course_questions": a.course,
+                                **({"course_times": a.course_times} if a.course_times > 1 else {}),
                                 "command": command})
     print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
           f"{prov['minutes']} min")
@@ -89,6 +91,9 @@ def add(sub) -> None:
     q.add_argument("--course", type=int, default=0,
                    help="add this many hand-written course-corpus questions (natural prose, training split: up to 278; "
                         "default 0, none)")
+    q.add_argument("--course-times", type=int, default=1,
+                   help="train on each of those course questions this many times, in other thoughts each time "
+                        "(weighs the prose up; default 1)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

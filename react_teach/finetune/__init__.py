@@ -319,8 +319,8 @@ def _is_provenance(path: Path) -> bool:
     return prov is not None and "adapter_sha256" in prov
 
 
-def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained", course: int = 0
-                ) -> list[str]:
+def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str = "trained", course: int = 0,
+                course_times: int = 1) -> list[str]:
     """Training text for `method` from the oracle trajectories of the training worlds (never a dev or test one).
 
     Questions are taken round-robin across the seeds, so that a small `n` still sees every world. `version` 1 is
@@ -328,26 +328,32 @@ def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str 
     uses (`world.generate(..., version=2)`). Only the trained wordings may be learned: any other is refused.
     `course` > 0 adds the first `course` hand-written questions over the course corpus (`course_data`, natural
     prose from articles the course's test does not use) after the world ones; 0, the default, adds nothing, so
-    the shipped adapters' data stays the same bytes.
+    the shipped adapters' data stays the same bytes. `course_times` > 1 weighs the prose up: each of those
+    questions comes that many times, each time in other thoughts (`course_data.oracle`'s variants).
     """
     texts = [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording)]
-    return texts + course_texts(method, course)
+    return texts + course_texts(method, course, course_times)
 
 
-def course_texts(method: str, k: int) -> list[str]:
-    """Training text for `method` from the first `k` course-corpus questions (see `course_data`).
+def course_texts(method: str, k: int, times: int = 1) -> list[str]:
+    """Training text for `method` from the first `k` course-corpus questions (see `course_data`), `times` times
+    over: variant 0 of all `k`, then variant 1, and so on.
 
     >>> course_texts("standard", 1)
     ['Question: Which country won the first FIFA World Cup in 1930?\\nAnswer: Uruguay\\n']
+    >>> a, b = course_texts("react", 1, times=2)
+    >>> a.splitlines()[:1] == b.splitlines()[:1], a != b
+    (True, True)
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-        raise ValueError(f"course must be a whole number of questions >= 0, not {k!r}")
+    for name, value, least in (("course", k, 0), ("course_times", times, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{name} must be a whole number >= {least}, not {value!r}")
     if not k:
         return []
-    ts = course_data.trajectories()
-    if k > len(ts):
-        raise ValueError(f"course asks for {k} questions; the course-corpus set has {len(ts)} (its training split)")
-    return [training_text(t, method) for t in ts[:k]]
+    n = len(course_data.trajectories())
+    if k > n:
+        raise ValueError(f"course asks for {k} questions; the course-corpus set has {n} (its training split)")
+    return [training_text(t, method) for v in range(times) for t in course_data.trajectories("train", v)[:k]]
 
 
 @lru_cache(maxsize=4)

@@ -157,17 +157,25 @@ def _first(r: random.Random, q: dict, titles: list[str]) -> str:
                      f"The answer should be on the page {a}, so I need to search it."])
 
 
-def oracle(q: dict, wiki=None) -> Trajectory:
+def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
     """A correct ReAct trajectory for one training question: every observation from `WikiEnv` on the course wiki.
 
     For each supporting article in order: search it by the name a reader would type (the title without its
     bracketed part); if that lands elsewhere or finds nothing, search the exact title. If the deciding sentence is
     not among the five a search shows, look up its rarest word, again until it comes. The last thought quotes
     the deciding sentences, then gives the reason and the answer.
+
+    `variant` k > 0 is the same walk with every worded choice moved k places along its list: the same reads and
+    facts in other thoughts, so that a question can be trained on twice without two identical texts (which would
+    fall in one batch and count once). Variant 0 is the text the earlier adapters learned.
+
+    >>> a, b = (oracle(load()[1], variant=k) for k in (0, 1))
+    >>> [s.action for s in a.steps] == [s.action for s in b.steps], a.steps[0].thought != b.steps[0].thought
+    (True, True)
     """
     wiki = wiki if wiki is not None else LocalWiki.course()
     arts, allowed = corpus(), allowed_titles()
-    r = random.Random(f"course oracle {q['id']}")
+    r = _Shifted(f"course oracle {q['id']}", variant)
     env, steps, quotes = WikiEnv(wiki), [], []
 
     def act(thought: str, action: str) -> str:
@@ -214,11 +222,23 @@ def oracle(q: dict, wiki=None) -> Trajectory:
     return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
 
 
+class _Shifted(random.Random):
+    """A seeded `random.Random` whose `choice` takes the item `shift` places after the one it draws: the same
+    draws, so variant 0 is byte for byte the plain seeded choice, and every other variant differs at each choice."""
+
+    def __init__(self, seed: str, shift: int):
+        super().__init__(seed)
+        self.shift = shift
+
+    def choice(self, seq):
+        return seq[(self.randrange(len(seq)) + self.shift) % len(seq)]
+
+
 @lru_cache(maxsize=3)
-def trajectories(split: str = "train") -> tuple[Trajectory, ...]:
+def trajectories(split: str = "train", variant: int = 0) -> tuple[Trajectory, ...]:
     """The oracle trajectories of the questions of `split` ("train", "dev" or "all"), in file order."""
     wiki = LocalWiki.course()
-    return tuple(oracle(q, wiki) for q in questions(split))
+    return tuple(oracle(q, wiki, variant) for q in questions(split))
 
 
 # -- the dev split: prose that no adapter trains on, for choices about prose without touching the 126 test questions

@@ -110,11 +110,28 @@ def test_the_mix_in_changes_nothing_when_off_and_adds_the_course_texts_when_on()
         finetune.course_texts("react", -1)
 
 
+def test_course_times_trains_each_prose_question_again_in_other_thoughts_and_reads_the_same_pages():
+    once = finetune.course_texts("react", 40)
+    twice = finetune.world_texts("react", 4, course=40, course_times=2)[4:]
+    assert twice[:40] == once  # the first pass is the text the earlier adapters learned
+    again = course_data.trajectories("train", 1)[:40]
+    assert twice[40:] == [t.render() for t in again]
+    for a, b in zip(course_data.trajectories()[:40], again):
+        # the same question, pages, observations and answer; only the worded thoughts move, and every one moves
+        assert (a.question, [(s.action, s.observation) for s in a.steps], a.answer) == \
+            (b.question, [(s.action, s.observation) for s in b.steps], b.answer)
+        assert a.steps[0].thought != b.steps[0].thought
+    assert len(set(twice)) == 80  # no two identical texts, which would share a batch and count once
+    with pytest.raises(ValueError, match="course_times must be a whole number >= 1"):
+        finetune.course_texts("react", 3, times=0)
+
+
 def test_the_finetune_command_takes_course_off_by_default():
     from react_teach.cli import parser
     p = parser()
-    assert p.parse_args(["finetune"]).course == 0
+    assert p.parse_args(["finetune"]).course == 0 and p.parse_args(["finetune"]).course_times == 1
     assert p.parse_args(["finetune", "--course", "120"]).course == 120
+    assert p.parse_args(["finetune", "--course", "120", "--course-times", "2"]).course_times == 2
 
 
 def test_the_dev_split_shares_no_article_with_training_and_training_never_takes_it():
