@@ -32,7 +32,6 @@ from functools import lru_cache
 from react_teach.data import data_dir, load_questions, read_jsonl
 from react_teach.trajectory import Step, Trajectory
 from react_teach.wiki import LocalWiki, WikiEnv, sentences
-from react_teach.world.oracle import count
 
 TRAIN_FILE = "finetune/course_train.jsonl"
 TYPES = ("single", "bridge", "comparison")  # HotpotQA's two, and one page read; `shape` is the kind of question
@@ -164,8 +163,7 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
     For each supporting article in order: search it by the name a reader would type (the title without its
     bracketed part); if that lands elsewhere or finds nothing, search the exact title. If the deciding sentence is
     not among the five a search shows, look up its rarest word, again until it comes. The last thought quotes
-    the deciding sentences, then gives the reason and the answer. The thoughts count the pages: the first
-    says how many ("This needs 2 facts."), each after a page read begins "Fact k of N:".
+    the deciding sentences, then gives the reason and the answer.
 
     `variant` k > 0 is the same walk with every worded choice moved k places along its list: the same reads and
     facts in other thoughts, so that a question can be trained on twice without two identical texts (which would
@@ -192,10 +190,8 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
         # the name a reader types, unless it shows a page the test uses or the page already open: then the title
         query = short if landing is None or landing.title == title or (landing.title in allowed and
                                                                        landing.title != here) else title
-        # the thoughts count the pages as the world oracle counts its facts (`world.oracle.progress`), one per page
-        thought = f"{count(len(titles))} {_first(r, q, [query, *titles[1:]])}" if j == 0 else \
-            f"Fact {j} of {len(titles)}: {quotes[-1]} " + r.choice(
-                [f"So I need to search {query} next.", f"Now I need to search {query}.", f"Next I need to search {query}."])
+        thought = _first(r, q, [query, *titles[1:]]) if j == 0 else quotes[-1] + " " + r.choice(
+            [f"So I need to search {query} next.", f"Now I need to search {query}.", f"Next I need to search {query}."])
         obs = act(thought, f"Search[{query}]")
         if env.page is None or env.page.title != title:
             if obs.startswith("Could not find"):
@@ -222,8 +218,7 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
             quotes.append(target)
     reason = (" " + q["reason"]) if q.get("reason") else ""
     last = " ".join(quotes[-1:] if q["shape"] == "bridge" else quotes)  # a bridge quoted its first fact already
-    act(f"Fact {len(titles)} of {len(titles)}: {last}{reason} So the answer is {q['answer']}.",
-        f"Finish[{q['answer']}]")  # its reply ends the text
+    act(f"{last}{reason} So the answer is {q['answer']}.", f"Finish[{q['answer']}]")  # its reply ends the text
     return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
 
 

@@ -126,14 +126,6 @@ def test_course_times_trains_each_prose_question_again_in_other_thoughts_and_rea
         finetune.course_texts("react", 3, times=0)
 
 
-def test_the_prose_thoughts_count_the_pages_as_the_world_oracle_counts_its_facts():
-    for q, t in zip(course_data.questions(), course_data.trajectories()):
-        n = len(dict.fromkeys(title for title, _ in q["supporting_facts"]))
-        assert t.steps[0].thought.startswith(f"This needs {n} fact{'s' if n > 1 else ''}. "), q["id"]
-        heads = [s.thought.split(":")[0] for s in t.steps if s.thought.startswith("Fact ")]
-        assert heads == [f"Fact {k} of {n}" for k in range(1, n + 1)], q["id"]
-
-
 def test_the_finetune_command_takes_course_off_by_default():
     from react_teach.cli import parser
     p = parser()
