@@ -51,28 +51,6 @@ def noun(e: dict, rel: str) -> str:
     return NOUN.get(rel, "it")
 
 
-def count(n: int) -> str:
-    """How a version-2 first thought says how many facts the question needs: the number the later thoughts count to.
-
-    >>> count(1), count(3)
-    ('This needs 1 fact.', 'This needs 3 facts.')
-    """
-    return f"This needs {n} fact{'s' if n > 1 else ''}."
-
-
-def progress(plan: dict, facts: list[str]) -> str:
-    """The head of a version-2 thought after a fact is read: "Fact 1 of 2: ". Version 1 has none ("").
-
-    Why: a 135M model, after reading "X was born in Y.", went on to a second page on a yes/no question and stopped
-    one page short on three-hop bridges (dev runs of data version 2 before this). Whether to read on or answer is
-    then a comparison of two numbers that sit just before it, the count and the total of the first thought.
-
-    >>> progress({"spec": {}, "reads": [1, 2]}, ["X was born in Y"]), progress({"reads": [1]}, ["f"])
-    ('Fact 1 of 2: ', '')
-    """
-    return f"Fact {len(facts)} of {len(plan['reads'])}: " if "spec" in plan else ""
-
-
 def _decompose(r, plan, ents, first: str) -> str:
     reads, kind = plan["reads"], plan["kind"]
     e0, rel0 = ents[reads[0][0]], reads[0][1]
@@ -149,14 +127,13 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
             s = query or title
             if j == 0:
                 thought = _decompose(r, plan, ents, s)
-                if "spec" in plan:  # version 2 counts the facts and says how they will decide (a bridge: no check)
-                    thought = f"{count(len(plan['reads']))} {thought.removeprefix(count(len(plan['reads'])))} " \
-                              f"{aim(plan)}".replace("  ", " ").rstrip()
+                if "spec" in plan:  # version 2 says how the facts will decide (a bridge adds nothing)
+                    thought = f"{thought} {aim(plan)}".rstrip()
             else:
                 x = e["name"] if e["type"] == "work" else s
                 thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",
                                     "{} So I need to search {} and find {}."]).format(
-                    progress(plan, facts) + facts[-1] + ".", s, goal(e, rel, x))
+                    facts[-1] + ".", s, goal(e, rel, x))
             obs = act(thought, f"Search[{s}]")
             if obs.startswith("Could not find"):
                 if f"'{title}'" not in obs:
@@ -192,5 +169,5 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
     if "spec" not in plan:  # version 1, as the shipped adapters learned it: no line after the Finish
         steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
     else:  # version 2 quotes, and its Finish gets the tool's reply, so a model learns to stop at "Observation k:"
-        act(progress(plan, facts) + conclude(plan, ents, quotes), f"Finish[{answer}]")
+        act(conclude(plan, ents, quotes), f"Finish[{answer}]")
     return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

@@ -123,20 +123,6 @@ def test_version_2_oracles_replay_and_the_last_thought_quotes_the_deciding_sente
             assert f'"{sentence}"' in last.thought and any(sentence in (s.observation or "") for s in t.steps)
 
 
-def test_version_2_thoughts_count_the_facts_to_the_number_the_first_thought_gives(pair):
-    for w in pair[:1]:
-        wk = world.wiki(w)
-        for q in w.questions:
-            t, n = world.oracle(w, q, wk), q["hops"]
-            assert t.steps[0].thought.startswith(f"This needs {n} fact{'s' if n > 1 else ''}. "), q["id"]
-            heads = [m.group(1, 2) for s in t.steps if (m := re.match(r"Fact (\d+) of (\d+): ", s.thought))]
-            # one head per fact read, counting 1, 2, ... up to n; the thought that says "n of n" is the answer
-            assert heads == [(str(k), str(n)) for k in range(1, n + 1)], (q["id"], heads)
-            assert t.steps[-1].thought.startswith(f"Fact {n} of {n}: ") and t.steps[-1].action.startswith("Finish[")
-    v1 = world.generate(world.DEV_SEEDS[1], 40)
-    assert not any("Fact 1 of" in s.thought for q in v1.questions for s in world.oracle(v1, q).steps)
-
-
 def test_yes_no_answers_are_balanced_and_decided_by_the_sentence_read(pair):
     for w in pair:
         for shape in ("yesno", "both"):
