@@ -224,7 +224,8 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
 
 class _Shifted(random.Random):
     """A seeded `random.Random` whose `choice` takes the item `shift` places after the one it draws: the same
-    draws, so variant 0 is byte for byte the plain seeded choice, and every other variant differs at each choice."""
+    draws, so variant 0 is byte for byte the plain seeded choice, and variant k differs from it at every choice
+    whose list length does not divide k (the prose oracle's lists have 2 or 3 items: variant 1 differs at all)."""
 
     def __init__(self, seed: str, shift: int):
         super().__init__(seed)
