@@ -350,7 +350,7 @@ def course_texts(method: str, k: int, times: int = 1) -> list[str]:
             raise ValueError(f"{name} must be a whole number >= {least}, not {value!r}")
     if not k:
         return []
-    n = len(course_data.trajectories())
+    n = len(course_data.questions("train"))  # loaded and checked once; the oracle runs only for the variants read
     if k > n:
         raise ValueError(f"course asks for {k} questions; the course-corpus set has {n} (its training split)")
     return [training_text(t, method) for v in range(times) for t in course_data.trajectories("train", v)[:k]]
