@@ -33,6 +33,19 @@ def cmd_world(a) -> int:
     return 0
 
 
+def parse_weigh(text: str) -> tuple[str, int]:
+    """``--weigh bridge3=2`` as ("bridge3", 2); anything else is refused in one line.
+
+    >>> parse_weigh("yesno=3")
+    ('yesno', 3)
+    """
+    shape, _, k = text.partition("=")
+    if shape not in world.SHAPES or not k.isdigit() or int(k) < 1:
+        raise ValueError(f"--weigh takes SHAPE=K, a shape of {', '.join(world.SHAPES)} and a whole number >= 1, "
+                         f"not {text!r}")
+    return shape, int(k)
+
+
 def cmd_finetune(a) -> int:
     # refused up front, before torch is imported or a world generated: one line and exit 2
     for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times"):
@@ -42,6 +55,9 @@ def cmd_finetune(a) -> int:
     for name in ("lr", "alpha"):
         if not getattr(a, name) > 0:
             raise ValueError(f"--{name} must be above 0, not {getattr(a, name)}")
+    weigh = tuple(parse_weigh(w) for w in a.weigh or ())
+    if weigh and a.data == 1:
+        raise ValueError("--weigh needs --data 2: data version 1 is the shipped adapters' data, as it was")
     try:  # torch is the optional training extra: only this verb needs it, and `--help` must not load it
         from react_teach import finetune
         from react_teach.finetune.torch_llama import torch
@@ -52,7 +68,8 @@ def cmd_finetune(a) -> int:
         torch.set_num_threads(a.threads)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
     finetune.refuse_weaker(out, a.n, force=a.force)  # before minutes of world building: train checks it again
-    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times)
+    texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times,
+                                 weigh=weigh)
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
     prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
                           batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
@@ -60,9 +77,11 @@ def cmd_finetune(a) -> int:
                           meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
                                         + ("" if a.data == 1 else f", data version {a.data}")
                                         + (f", then {a.course} course-corpus questions" if a.course else "")
-                                        + (f" {a.course_times} times over" if a.course and a.course_times > 1 else ""),
+                                        + (f" {a.course_times} times over" if a.course and a.course_times > 1 else "")
+                                        + "".join(f", {s} weighed x{k}" for s, k in weigh),
                                 "data_version": a.data, "course_questions": a.course,
                                 **({"course_times": a.course_times} if a.course_times > 1 else {}),
+                                **({"weigh": dict(weigh)} if weigh else {}),
                                 "command": command})
     print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
           f"{prov['minutes']} min")
@@ -94,6 +113,8 @@ def add(sub) -> None:
     q.add_argument("--course-times", type=int, default=1,
                    help="train on each of those course questions this many times, in other thoughts each time "
                         "(weighs the prose up; default 1)")
+    q.add_argument("--weigh", action="append", metavar="SHAPE=K",
+                   help="data 2: multiply the share of one question shape by K (bridge3=2; repeat for others)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

@@ -58,7 +58,7 @@ from .names import Namer
 from .oracle import trajectory
 from .phrasings import rephrase
 from .questions import make_claims, make_questions
-from .varied import make_questions as make_varied_questions
+from .varied import KIND_CYCLE, make_questions as make_varied_questions
 from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
@@ -73,6 +73,7 @@ TEST_SEEDS = (4101, 4102, 4103, 4104, 4105, 4106)  # 1,200 questions, scored for
 HELDOUT_SEED = DEV_SEEDS[0]  # the never-trained world the notebooks show: a dev world, not the test
 NEVER_TRAIN = frozenset(DEV_SEEDS + TEST_SEEDS)
 VERSIONS = (1, 2)
+SHAPES = tuple(sorted(set(KIND_CYCLE)))  # the question shapes of data version 2 (`q["shape"]`)
 
 
 def check_seed(seed, size) -> tuple[int, int]:

@@ -1,5 +1,6 @@
 """Fine-tuning: training text in the agent's own format, our torch model against llama.cpp, a smoke training whose
 adapter llama.cpp loads, resuming, the shipped adapters' provenance, and every bad input with a clear message."""
+import collections
 import json
 import subprocess
 import sys
@@ -82,6 +83,34 @@ def test_the_held_out_world_is_refused_as_training_data():
         finetune.world_texts("react", 5, seeds=(1, world.HELDOUT_SEED))
 
 
+def test_weigh_gives_a_shape_more_of_the_same_questions_and_is_refused_where_it_cannot_hold(capsys):
+    from react_teach import world
+    from react_teach.cli import main
+
+    plain = finetune.oracle_trajectories(40, (1, 2), 2)
+    heavy = finetune.oracle_trajectories(40, (1, 2), 2, "trained", (("bridge3", 3),))
+    worlds = [world.generate(s, world.SIZE, 2) for s in (1, 2)]
+    order = [w.questions[k] for k in range(world.SIZE) for w in worlds]  # round-robin, as the training takes them
+    asked = {q["question"]: q["shape"] for q in order}
+    shapes = lambda ts: collections.Counter(asked[t.question] for t in ts)  # noqa: E731
+    assert len(heavy) == 40 and shapes(heavy)["bridge3"] >= 2 * shapes(plain)["bridge3"] > 0
+    for shape, k in shapes(heavy).items():  # each shape's first questions, and the whole in the training's order
+        assert [t.question for t in heavy if asked[t.question] == shape] == \
+            [q["question"] for q in order if q["shape"] == shape][:k]
+    assert finetune.world_texts("react", 40, seeds=(1, 2), version=2, weigh=()) == \
+        [finetune.training_text(t, "react") for t in plain]  # off, the data is the same bytes
+    with pytest.raises(ValueError, match="have 4 a questions; 6 weighed by .* needs 5"):
+        finetune.pick(["a", "b"] * 4, 6, (("a", 9),))
+    with pytest.raises(ValueError, match="weigh needs data version 2"):
+        finetune.oracle_trajectories(4, (1,), 1, "trained", (("bridge3", 2),))
+    for args, message in ((["--weigh", "bridge4=2", "--data", "2"], "--weigh takes SHAPE=K"),
+                          (["--weigh", "yesno=0", "--data", "2"], "--weigh takes SHAPE=K"),
+                          (["--weigh", "yesno=2"], "--weigh needs --data 2")):
+        with pytest.raises(SystemExit) as e:
+            main(["finetune", *args])
+        assert e.value.code == 2 and message in capsys.readouterr().err
+
+
 def test_adapter_files_are_checked_before_llama_cpp_sees_them(tmp_path):
     with pytest.raises(LLMError, match="no adapter file"):
         llm_mod.from_spec(f"local:+{tmp_path / 'missing.gguf'}")
@@ -123,8 +152,10 @@ def test_each_shipped_adapter_matches_its_provenance_and_its_data(name):
     assert adapters.file_hash(adapters.models_dir() / prov["adapter"]) == prov["adapter_sha256"]
     assert adapters.file_hash(bundled_path()) == prov["base_sha256"]
     course = prov.get("course_questions", 0)  # the course-corpus questions come after the world ones
-    texts = finetune.world_texts(prov["method"], prov["examples"] - course, version=prov.get("data_version", 1),
-                                 course=course)
+    times = prov.get("course_times", 1)
+    texts = finetune.world_texts(prov["method"], prov["examples"] - course * times,
+                                 version=prov.get("data_version", 1), course=course, course_times=times,
+                                 weigh=tuple(prov.get("weigh", {}).items()))
     assert finetune.data_hash(texts) == prov["data_sha256"]
     for key in ("steps", "lr", "rank", "final_loss", "minutes", "command"):
         assert prov[key] not in (None, ""), key
