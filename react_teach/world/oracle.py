@@ -51,6 +51,22 @@ def noun(e: dict, rel: str) -> str:
     return NOUN.get(rel, "it")
 
 
+def later(reads: list, ents: dict, j: int) -> list[str]:
+    """The goals of a chain's reads after read `j`, each naming what the read before it finds ('the singer').
+
+    >>> from react_teach import world
+    >>> w = world.generate(2, 40, version=2)
+    >>> plan = next(p for p in w.plans.values() if p["kind"] == "bridge3")
+    >>> len(later(plan["reads"], w.entities, 0)), later(plan["reads"], w.entities, 2)
+    (2, [])
+    """
+    out, prev = [], (ents[reads[j][0]], reads[j][1])
+    for title, rel, _ in reads[j + 1:]:
+        out.append(goal(ents[title], rel, noun(*prev)))
+        prev = (ents[title], rel)
+    return out
+
+
 def _decompose(r, plan, ents, first: str) -> str:
     reads, kind = plan["reads"], plan["kind"]
     e0, rel0 = ents[reads[0][0]], reads[0][1]
@@ -65,11 +81,7 @@ def _decompose(r, plan, ents, first: str) -> str:
                          f"I need to find {g0} and {goal(b, rel0, second)}, then compare. "
                          f"I will search {first} first."])
     if kind in ("bridge2", "bridge3"):
-        later, prev = [], (e0, rel0)
-        for title, rel, _ in reads[1:]:
-            later.append(goal(ents[title], rel, noun(*prev)))
-            prev = (ents[title], rel)
-        rest = ", then ".join(later)
+        rest = ", then ".join(later(reads, ents, 0))
         return r.choice([f"I need to search {first}, find {g0}, then find {rest}.",
                          f"First I need to search {first} and find {g0}. Then I need to find {rest}.",
                          f"This needs {len(reads)} facts. I need to search {first} first and find {g0}, "
@@ -131,9 +143,13 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
                     thought = f"{thought} {aim(plan)}".rstrip()
             else:
                 x = e["name"] if e["type"] == "work" else s
+                todo = goal(e, rel, x)
+                if "spec" in plan and plan["kind"] in ("bridge2", "bridge3"):
+                    # version 2 keeps the rest of a chain's plan in view: at the next page, whether to read on or
+                    # to answer is then next to what is still to find, not three thoughts back in the first one
+                    todo = ", then ".join([todo] + later(plan["reads"], ents, j))
                 thought = r.choice(["{} I need to search {} and find {}.", "{} Next I need to search {} to find {}.",
-                                    "{} So I need to search {} and find {}."]).format(
-                    facts[-1] + ".", s, goal(e, rel, x))
+                                    "{} So I need to search {} and find {}."]).format(facts[-1] + ".", s, todo)
             obs = act(thought, f"Search[{s}]")
             if obs.startswith("Could not find"):
                 if f"'{title}'" not in obs:

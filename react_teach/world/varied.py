@@ -9,7 +9,8 @@ it was. Version 2 (``world.generate(seed, size, version=2, wording=...)``) is th
   answers (half yes, half no) and the answer is decided by the sentence read;
 - every question is a spec rendered by `wordings` in a trained or a held-out wording; the choice of questions does
   not depend on the wording, so one seed gives the same questions, facts and gold in both;
-- the oracle's last thought quotes the sentence(s) that decide the answer (`conclude`).
+- the oracle's last thought quotes the sentence just read and names the values it compares before it compares
+  them (`conclude`); a chain's thoughts keep the rest of its plan (`oracle.later`).
 
     >>> from react_teach import world
     >>> a, b = (world.generate(5, 20, version=2, wording=s) for s in ("trained", "heldout"))
@@ -164,29 +165,27 @@ def aim(plan: dict) -> str:
 
 
 def conclude(plan: dict, ents: dict, quotes: list[str]) -> str:
-    """The oracle's last thought: it quotes the sentence(s) that decide the answer, then says the answer.
+    """The oracle's last thought: it quotes the sentence just read, then says the answer.
 
-    Where two pages decide, it names each value with the thing it belongs to before it compares them: a small model
-    that only sees two quotes loses track of which year or which job is whose.
+    Where two pages decide, it names both values, each with the thing it belongs to and in the order read, before
+    any word that depends on comparing them ("and" / "but", which one first): a small model has to write what it
+    compares before it can compare it.
     """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
-    many = kind in ("first", "gap", "both")  # two pages decide these, one page the others
-    said = " and ".join(f'"{q}"' for q in (quotes[-2:] if many else quotes[-1:]))
-    head = f"The pages say: {said}" if many else f"The page says: {said}"
-    if many:
+    head = f'The page says: "{quotes[-1]}"'
+    if kind in ("first", "gap", "both"):  # two pages decide these, one page the others
         rel = plan["reads"][0][1]
         (ta, _, a), (tb, _, b) = plan["reads"]
         va, vb = value(ents[ta], rel), value(ents[tb], rel)
         if kind == "both":
             word = {"occupation": a_or_an, "country": lambda v: f"in {v}", "seat": lambda v: f"based in {v}"}[rel]
-            if ans == "yes":
-                return f"{head} {a} is {word(va)} and {b} is {word(vb)}. Both are {check[1]}, so the answer is yes."
-            return f"{head} {a} is {word(va)} but {b} is {word(vb)}. They are not both {check[1]}, " \
-                   f"so the answer is no."
-        (x, vx), (y, vy) = sorted(((a, va), (b, vb)), key=lambda p: int(p[1]))
+            both = f"{head} {a} is {word(va)} and {b} is {word(vb)}."
+            return f"{both} Both are {check[1]}, so the answer is yes." if ans == "yes" else \
+                f"{both} They are not both {check[1]}, so the answer is no."
+        vx, vy = sorted((va, vb), key=int)
         if kind == "gap":
-            return f"{head} {x}: {vx}, {y}: {vy}. {vy} minus {vx} is {ans}, so the answer is {ans}."
-        return f"{head} {x}: {vx}, {y}: {vy}. {vx} is earlier than {vy}, so the answer is {ans}."
+            return f"{head} {a}: {va}, {b}: {vb}. {vy} minus {vx} is {ans}, so the answer is {ans}."
+        return f"{head} {a}: {va}, {b}: {vb}. {vx} is earlier than {vy}, so the answer is {ans}."
     if kind == "yesno":
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]

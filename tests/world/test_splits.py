@@ -123,6 +123,25 @@ def test_version_2_oracles_replay_and_the_last_thought_quotes_the_deciding_sente
             assert f'"{sentence}"' in last.thought and any(sentence in (s.observation or "") for s in t.steps)
 
 
+def test_version_2_keeps_a_chains_plan_in_view_and_names_what_it_compares_before_comparing(pair):
+    """Reading on or answering, and "and" or "but", are written next to what decides them, never before it."""
+    for w in pair:
+        wk = world.wiki(w)
+        for q in w.questions:
+            plan, t = w.plans[q["id"]], world.oracle(w, q, wk)
+            reads = plan["reads"]
+            if q["shape"].startswith("bridge"):  # the thought that goes to read k names the hops - k goals left
+                for k in range(1, len(reads)):
+                    go = next(s for s in t.steps if s.action == f"Search[{reads[k][2] or reads[k][0]}]")
+                    assert go.thought.count(", then ") == len(reads) - k - 1, go.thought
+            if q["shape"] in ("first", "gap", "both"):
+                (ta, rel, a), (tb, _, b) = reads
+                named = t.steps[-1].thought.split('" ', 1)[1].split(". ")[0]  # what comes before the comparison
+                va, vb = value(w.entities[ta], rel), value(w.entities[tb], rel)
+                assert named.index(a) < named.index(va) < named.index(b) < named.index(vb, named.index(b)), named
+                assert " but " not in named and not re.search(r"earlier|minus|both", named), named
+
+
 def test_yes_no_answers_are_balanced_and_decided_by_the_sentence_read(pair):
     for w in pair:
         for shape in ("yesno", "both"):
