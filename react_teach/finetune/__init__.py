@@ -1,8 +1,9 @@
 """Fine-tune the bundled model on trajectories: the paper's section 3.3 (Figure 3) in miniature.
 
 The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export) and
-`course_data` (hand-written questions over the course corpus, apart from its test, with their oracle); here are
-the training text, the loss masks, `train` and the training set drawn from generated worlds.
+`course_data` (hand-written questions over the course corpus, apart from its test, with their oracle) and
+`training_set` (which generated worlds' oracle trajectories are learned); here are the training text, the loss
+masks and `train`.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
 them on correct trajectories and prompt them *zero-shot*: ``Question: ...`` and nothing else. This file turns
@@ -25,24 +26,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 import re
 import time
-from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from react_teach import ablate, world
+from react_teach import ablate
 from react_teach.llm import bundled_path, gguf_file
 from react_teach.llm.adapters import file_hash, is_adapter
 from react_teach.data import check_target, read_text, write_atomic
 from react_teach.trajectory import Trajectory
-from react_teach.world.wordings import is_in
 
 from . import course_data
+from .training_set import oracle_trajectories, pick  # noqa: F401 (pick: finetune.pick, as callers know it)
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
 # the same cues and stop sequences the agent uses at inference, so training text and prompts agree byte for byte.
@@ -358,57 +356,3 @@ def course_texts(method: str, k: int, times: int = 1) -> list[str]:
     if k > n:
         raise ValueError(f"course asks for {k} questions; the course-corpus set has {n} (its training split)")
     return [training_text(t, method) for v in range(times) for t in course_data.trajectories("train", v)[:k]]
-
-
-def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
-    """Which of the questions, given in the order they would be taken, to take: the first `n`; or, with `weigh`
-    (pairs (shape, k)), each shape's share of all the questions times k, the shares scaled to `n`, each filled with
-    the first questions of that shape, the whole in the given order.
-
-    It lets the shapes a model fails most weigh more without new questions: the others give way.
-
-        >>> shapes = ["a", "b", "a", "b", "a", "b", "a", "b"]
-        >>> pick(shapes, 4), pick(shapes, 4, (("a", 3),))
-        ([0, 1, 2, 3], [0, 1, 2, 4])
-    """
-    if not weigh:
-        return list(range(min(n, len(shapes))))
-    share = Counter(shapes)
-    for shape, k in weigh:
-        if shape not in share or isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"weigh takes a shape of these questions ({', '.join(sorted(share))}) and a whole "
-                             f"number >= 1, not {shape}={k}")
-        share[shape] *= k
-    total = sum(share.values())
-    exact = {shape: n * v / total for shape, v in share.items()}
-    quota = {shape: math.floor(x) for shape, x in exact.items()}
-    # the places rounding down left over go to the largest remainders, so that the quotas add up to n exactly
-    for shape in sorted(exact, key=lambda s: (quota[s] - exact[s], s))[:n - sum(quota.values())]:
-        quota[shape] += 1
-    out = []
-    for shape, k in quota.items():
-        where = [i for i, s in enumerate(shapes) if s == shape][:k]
-        if len(where) < k:
-            raise ValueError(f"the training worlds have {len(where)} {shape} questions; {n} weighed by "
-                             f"{dict(weigh)} needs {k}")
-        out += where
-    return sorted(out)
-
-
-@lru_cache(maxsize=4)
-def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: str = "trained", weigh: tuple = ()
-                        ) -> tuple[Trajectory, ...]:
-    """The first `n` oracle trajectories, round-robin over the training worlds; the four formats share them.
-    `weigh` (version 2) changes which questions are taken, not their order (`pick`)."""
-    seeds = seeds or world.TRAIN_SEEDS
-    world.check_trainable(seeds, wording)
-    worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
-    plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
-    if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
-        raise ValueError("a training question is worded in a held-out template: never train on it")
-    if weigh and version == 1:
-        raise ValueError("weigh needs data version 2: version 1 is the shipped adapters' data, as it was")
-    wikis = [world.wiki(w) for w in worlds]
-    order = [(w, wk, w.questions[k]) for k in range(world.SIZE) for w, wk in zip(worlds, wikis)]
-    chosen = pick([q.get("shape", "") for _, _, q in order], n, weigh)
-    return tuple(world.oracle(w, q, wk) for w, wk, q in (order[i] for i in chosen))

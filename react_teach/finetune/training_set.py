@@ -1,0 +1,70 @@
+"""Which oracle trajectories of the generated worlds a fine-tuning run learns: never a dev or test world, never a
+held-out wording, and optionally some question shapes weighed up (`pick`).
+
+    >>> ts = oracle_trajectories(4, (1, 2))
+    >>> len(ts), all(t.steps[-1].action.startswith("Finish[") for t in ts)
+    (4, True)
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import lru_cache
+
+from react_teach import world
+from react_teach.trajectory import Trajectory
+from react_teach.world.wordings import is_in
+
+
+def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
+    """Which of the questions, given in the order they would be taken, to take: the first `n`; or, with `weigh`
+    (pairs (shape, k)), each shape's share of all the questions times k, the shares scaled to `n`, each filled with
+    the first questions of that shape, the whole in the given order.
+
+    It lets the shapes a model fails most weigh more without new questions: the others give way.
+
+        >>> shapes = ["a", "b", "a", "b", "a", "b", "a", "b"]
+        >>> pick(shapes, 4), pick(shapes, 4, (("a", 3),))
+        ([0, 1, 2, 3], [0, 1, 2, 4])
+    """
+    if not weigh:
+        return list(range(min(n, len(shapes))))
+    share = Counter(shapes)
+    for shape, k in weigh:
+        if shape not in share or isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"weigh takes a shape of these questions ({', '.join(sorted(share))}) and a whole "
+                             f"number >= 1, not {shape}={k}")
+        share[shape] *= k
+    total = sum(share.values())
+    exact = {shape: n * v / total for shape, v in share.items()}
+    quota = {shape: math.floor(x) for shape, x in exact.items()}
+    # the places rounding down left over go to the largest remainders, so that the quotas add up to n exactly
+    for shape in sorted(exact, key=lambda s: (quota[s] - exact[s], s))[:n - sum(quota.values())]:
+        quota[shape] += 1
+    out = []
+    for shape, k in quota.items():
+        where = [i for i, s in enumerate(shapes) if s == shape][:k]
+        if len(where) < k:
+            raise ValueError(f"the training worlds have {len(where)} {shape} questions; {n} weighed by "
+                             f"{dict(weigh)} needs {k}")
+        out += where
+    return sorted(out)
+
+
+@lru_cache(maxsize=4)
+def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: str = "trained", weigh: tuple = ()
+                        ) -> tuple[Trajectory, ...]:
+    """The first `n` oracle trajectories, round-robin over the training worlds; the four formats share them.
+    `weigh` (version 2) changes which questions are taken, not their order (`pick`)."""
+    seeds = seeds or world.TRAIN_SEEDS
+    world.check_trainable(seeds, wording)
+    worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
+    plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
+    if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
+        raise ValueError("a training question is worded in a held-out template: never train on it")
+    if weigh and version == 1:
+        raise ValueError("weigh needs data version 2: version 1 is the shipped adapters' data, as it was")
+    wikis = [world.wiki(w) for w in worlds]
+    order = [(w, wk, w.questions[k]) for k in range(world.SIZE) for w, wk in zip(worlds, wikis)]
+    chosen = pick([q.get("shape", "") for _, _, q in order], n, weigh)
+    return tuple(world.oracle(w, q, wk) for w, wk, q in (order[i] for i in chosen))
