@@ -126,7 +126,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         plan["nei"] = q["claim"][len(plan["reads"][0][0]) + 1:-1]
         plan["nei_kw"] = NEI_KEYWORD[plan["nei"]]
     r = random.Random(f"oracle {w.seed} {qid}")
-    env, steps, facts, quotes, here = WikiEnv(wiki), [], [], [], None
+    env, steps, facts, here = WikiEnv(wiki), [], [], None
 
     def act(thought: str, action: str) -> str:
         obs, _ = env.step(action[:1].lower() + action[1:])
@@ -180,10 +180,9 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
         if target not in obs:
             raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
         facts.append(fact(e, rel, value(e, rel)))
-        quotes.append(target + ".")
     answer = plan["answer"]
     if "spec" not in plan:  # version 1, as the shipped adapters learned it: no line after the Finish
         steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
-    else:  # version 2 quotes, and its Finish gets the tool's reply, so a model learns to stop at "Observation k:"
-        act(conclude(plan, ents, quotes), f"Finish[{answer}]")
+    else:  # version 2: its Finish gets the tool's reply, so a model learns to stop at "Observation k:"
+        act(conclude(plan, ents, facts), f"Finish[{answer}]")
     return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

@@ -1,4 +1,4 @@
-"""Data version 2 of a world's questions: the shapes people ask, many wordings, balanced yes/no, quoted facts.
+"""Data version 2 of a world's questions: the shapes people ask, many wordings, balanced yes/no, facts stated.
 
 Version 1 (`questions.make_questions`) is the data the shipped adapters were trained on and stays byte for byte as
 it was. Version 2 (``world.generate(seed, size, version=2, wording=...)``) is the data the next training uses:
@@ -9,7 +9,7 @@ it was. Version 2 (``world.generate(seed, size, version=2, wording=...)``) is th
   answers (half yes, half no) and the answer is decided by the sentence read;
 - every question is a spec rendered by `wordings` in a trained or a held-out wording; the choice of questions does
   not depend on the wording, so one seed gives the same questions, facts and gold in both;
-- the oracle's last thought quotes the sentence just read and names the values it compares before it compares
+- the oracle's last thought states the fact just read and names the values it compares before it compares
   them (`conclude`); a chain's thoughts keep the rest of its plan (`oracle.later`).
 
     >>> from react_teach import world
@@ -164,33 +164,39 @@ def aim(plan: dict) -> str:
             "gap": "Then I subtract the earlier year from the later one."}.get(kind, "")
 
 
-def conclude(plan: dict, ents: dict, quotes: list[str]) -> str:
-    """The oracle's last thought: it quotes the sentence just read, then says the answer.
+def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
+    """The oracle's last thought: it states the fact just read in its own words, then says the answer.
 
+    It opens as every thought after a read opens, with that fact ("Lathasby lies on the Topir river."), so whether
+    to read on or to answer is decided after the value is written, not before. A quote would come first and ask the
+    model to pick one of five sentences before it has named what it looks for; on dev that picked the wrong one.
     Where two pages decide, it names both values, each with the thing it belongs to and in the order read, before
     any word that depends on comparing them ("and" / "but", which one first): a small model has to write what it
     compares before it can compare it.
+
+    >>> conclude({"kind": "bridge2", "check": None, "answer": "Topir"}, {}, ["Lathasby lies on the Topir river"])
+    'Lathasby lies on the Topir river. So the answer is Topir.'
     """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
-    head = f'The page says: "{quotes[-1]}"'
+    head = f"{facts[-1]}."
     if kind in ("first", "gap", "both"):  # two pages decide these, one page the others
         rel = plan["reads"][0][1]
         (ta, _, a), (tb, _, b) = plan["reads"]
         va, vb = value(ents[ta], rel), value(ents[tb], rel)
         if kind == "both":
             word = {"occupation": a_or_an, "country": lambda v: f"in {v}", "seat": lambda v: f"based in {v}"}[rel]
-            both = f"{head} {a} is {word(va)} and {b} is {word(vb)}."
+            both = f"{a} is {word(va)} and {b} is {word(vb)}."
             return f"{both} Both are {check[1]}, so the answer is yes." if ans == "yes" else \
                 f"{both} They are not both {check[1]}, so the answer is no."
         vx, vy = sorted((va, vb), key=int)
         if kind == "gap":
-            return f"{head} {a}: {va}, {b}: {vb}. {vy} minus {vx} is {ans}, so the answer is {ans}."
-        return f"{head} {a}: {va}, {b}: {vb}. {vx} is earlier than {vy}, so the answer is {ans}."
+            return f"{a}: {va}, {b}: {vb}. {vy} minus {vx} is {ans}, so the answer is {ans}."
+        return f"{a}: {va}, {b}: {vb}. {vx} is earlier than {vy}, so the answer is {ans}."
     if kind == "yesno":
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]
         if check[1] == "before":
             return f"{head} {true} is {'before' if ans == 'yes' else 'not before'} {v}, so the answer is {ans}."
         return f"{head} That is {v}, so the answer is yes." if ans == "yes" else \
-            f"{head} That is {true}, not {v}, so the answer is no."
+            f"{head} That is not {v}, so the answer is no."
     return f"{head} So the answer is {ans}."
