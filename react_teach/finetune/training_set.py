@@ -56,14 +56,14 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
                         ) -> tuple[Trajectory, ...]:
     """The first `n` oracle trajectories, round-robin over the training worlds; the four formats share them.
     `weigh` (version 2) changes which questions are taken, not their order (`pick`)."""
+    if weigh and version == 1:  # refused before any world is built
+        raise ValueError("weigh needs data version 2: version 1 is the shipped adapters' data, as it was")
     seeds = seeds or world.TRAIN_SEEDS
     world.check_trainable(seeds, wording)
     worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
     plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
     if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
         raise ValueError("a training question is worded in a held-out template: never train on it")
-    if weigh and version == 1:
-        raise ValueError("weigh needs data version 2: version 1 is the shipped adapters' data, as it was")
     wikis = [world.wiki(w) for w in worlds]
     order = [(w, wk, w.questions[k]) for k in range(world.SIZE) for w, wk in zip(worlds, wikis)]
     chosen = pick([q.get("shape", "") for _, _, q in order], n, weigh)

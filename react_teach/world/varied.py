@@ -178,7 +178,6 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
     'Lathasby lies on the Topir river. So the answer is Topir.'
     """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
-    head = f"{facts[-1]}."
     if kind in ("first", "gap", "both"):  # two pages decide these, one page the others
         rel = plan["reads"][0][1]
         (ta, _, a), (tb, _, b) = plan["reads"]
@@ -188,10 +187,11 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
             both = f"{a} is {word(va)} and {b} is {word(vb)}."
             return f"{both} Both are {check[1]}, so the answer is yes." if ans == "yes" else \
                 f"{both} They are not both {check[1]}, so the answer is no."
-        vx, vy = sorted((va, vb), key=int)
+        (vx, vy), listed = sorted((va, vb), key=int), f"{a}: {va}, {b}: {vb}."
         if kind == "gap":
-            return f"{a}: {va}, {b}: {vb}. {vy} minus {vx} is {ans}, so the answer is {ans}."
-        return f"{a}: {va}, {b}: {vb}. {vx} is earlier than {vy}, so the answer is {ans}."
+            return f"{listed} {vy} minus {vx} is {ans}, so the answer is {ans}."
+        return f"{listed} {vx} is earlier than {vy}, so the answer is {ans}."
+    head = f"{facts[-1]}."  # one page decides the rest: its fact opens the thought
     if kind == "yesno":
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]
