@@ -170,12 +170,17 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
     It opens as every thought after a read opens, with that fact ("Lathasby lies on the Topir river."), so whether
     to read on or to answer is decided after the value is written, not before. A quote would come first and ask the
     model to pick one of five sentences before it has named what it looks for; on dev that picked the wrong one.
-    Where two pages decide, it names both values, each with the thing it belongs to and in the order read, before
-    any word that depends on comparing them ("and" / "but", which one first): a small model has to write what it
-    compares before it can compare it.
+    Where two pages decide, it names both values in the order read before any word that depends on comparing them
+    ("and" / "but", which one first): a small model has to write what it compares before it can compare it. Two
+    years are each written before their owner, "1390 (Gezinby)", so that the owner of the earlier year is copied
+    from just after it (on dev, which-came-first rose from 2 to 7 of 12 with this).
 
     >>> conclude({"kind": "bridge2", "check": None, "answer": "Topir"}, {}, ["Lathasby lies on the Topir river"])
     'Lathasby lies on the Topir river. So the answer is Topir.'
+    >>> towns = {"Drelilgard": {"type": "town", "founded": 1398}, "Gezinby": {"type": "town", "founded": 1390}}
+    >>> conclude({"kind": "first", "check": ("first", "founded"), "answer": "Gezinby",
+    ...           "reads": [("Drelilgard", "founded", "Drelilgard"), ("Gezinby", "founded", "Gezinby")]}, towns, [])
+    'The years are 1398 (Drelilgard) and 1390 (Gezinby). The earlier is 1390 (Gezinby), so the answer is Gezinby.'
     """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
     if kind in ("first", "gap", "both"):  # two pages decide these, one page the others
@@ -187,10 +192,13 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
             both = f"{a} is {word(va)} and {b} is {word(vb)}."
             return f"{both} Both are {check[1]}, so the answer is yes." if ans == "yes" else \
                 f"{both} They are not both {check[1]}, so the answer is no."
-        (vx, vy), listed = sorted((va, vb), key=int), f"{a}: {va}, {b}: {vb}."
+        # each year before its owner: once the earlier year is written, its owner is the word that followed it
+        # before, which a small model copies far more reliably than it looks back from a year to a name
+        (vx, x), (vy, _) = sorted(((va, a), (vb, b)), key=lambda p: int(p[0]))
+        listed = f"The years are {va} ({a}) and {vb} ({b})."
         if kind == "gap":
             return f"{listed} {vy} minus {vx} is {ans}, so the answer is {ans}."
-        return f"{listed} {vx} is earlier than {vy}, so the answer is {ans}."
+        return f"{listed} The earlier is {vx} ({x}), so the answer is {ans}."
     head = f"{facts[-1]}."  # one page decides the rest: its fact opens the thought
     if kind == "yesno":
         (title, rel, _), = plan["reads"]

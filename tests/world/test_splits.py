@@ -125,8 +125,11 @@ def test_version_2_oracles_replay_and_the_last_thought_first_states_the_fact_tha
             rel = w.plans[q["id"]]["reads"][-1][1]
             v = value(w.entities[title], rel)
             assert v in sentence  # and the value the thought states is the one that sentence gives
-            if q["shape"] in ("first", "gap", "both"):  # both values, each after its owner, open the thought
+            if q["shape"] == "both":  # both values, each after its owner, open the thought
                 assert last.thought.split(". ")[0].endswith(v), last.thought
+            elif q["shape"] in ("first", "gap"):  # both years, each before its owner, open the thought
+                owner = w.plans[q["id"]]["reads"][-1][2]
+                assert last.thought.split(". ")[0].endswith(f"{v} ({owner})"), last.thought
             else:  # the fact just read, in the oracle's words, before any word that depends on it
                 assert last.thought.startswith(fact(w.entities[title], rel, v) + ". "), last.thought
 
@@ -146,7 +149,10 @@ def test_version_2_keeps_a_chains_plan_in_view_and_names_what_it_compares_before
                 (ta, rel, a), (tb, _, b) = reads
                 named = t.steps[-1].thought.split(". ")[0]  # what comes before the comparison
                 va, vb = value(w.entities[ta], rel), value(w.entities[tb], rel)
-                assert named.index(a) < named.index(va) < named.index(b) < named.index(vb, named.index(b)), named
+                if q["shape"] == "both":
+                    assert named.index(a) < named.index(va) < named.index(b) < named.index(vb, named.index(b)), named
+                else:  # a year, then its owner in brackets: the word a model copies once it has chosen the year
+                    assert named.index(f"{va} ({a})") < named.index(f"{vb} ({b})"), named
                 assert " but " not in named and not re.search(r"earlier|minus|both", named), named
 
 
