@@ -119,8 +119,9 @@ traces = {i: tool_calling(questions[i]["question"], chat, wiki, max_calls=7) for
 # The two questions are hq001 and hq009, and neither run finishes: each spends all seven calls and the answer
 # stays empty. The bundled model, prompted with only the tool list, sends the same call again after reading its
 # result. On hq001 it searches a phrase of the question, "the media center program", and is told there is no such
-# page; the titles it is offered instead include Front Row (software), the page it needs, and it sends the same
-# search six more times. On hq009 it searches the whole question, then copies the start of the reply ("Could not
+# page; the titles it is offered instead include Front Row (software), the page it needs, and it never opens it:
+# it ends sending one search again and again. (Which searches come in between differs from one CPU to another: a
+# model's sampling is not the same on every machine, so the checks hold only what every run here showed.) On hq009 it searches the whole question, then copies the start of the reply ("Could not
 # find ...") into its next search, and sends that one to the end of the budget. A grammar makes every call well
 # formed; it cannot make the model decide it has read enough, or read what it was offered.
 
@@ -129,9 +130,9 @@ traces = {i: tool_calling(questions[i]["question"], chat, wiki, max_calls=7) for
 t1, t2 = (traces[i] for i in picked)
 check(picked == ["hq001", "hq009"], "the two questions are hq001 and hq009")
 check(all(t.n_calls == 7 and not t.answer for t in traces.values()), "neither run finishes: seven calls, no answer")
-check({s.action for s in t1.steps} == {"search[the media center program]"}
-      and "Front Row (software)" in t1.steps[0].observation,
-      "hq001: one search sent seven times, though its first reply offers Front Row (software)")
+check(t1.steps[0].action == "search[the media center program]" and "Front Row (software)" in t1.steps[0].observation
+      and not any("front row" in s.action.lower() for s in t1.steps) and t1.steps[-1].action == t1.steps[-2].action,
+      "hq001: its first reply offers Front Row (software), never opened; the run ends repeating one search")
 check(t2.steps[0].action == f"search[{questions['hq009']['question']}]"
       and len({s.action for s in t2.steps[1:]}) == 1 and t2.steps[1].action.startswith("search[Could not find"),
       "hq009: the whole question, then the reply's first words, sent to the end")

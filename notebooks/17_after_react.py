@@ -135,8 +135,9 @@ for s in second.steps:
 # Apple Remote twice and answered "yes" without opening Front Row, the page that holds the answer. The bundled
 # model's note, "I will not use the Apple Remote again.", *sounds* like a reflection, but it is a resolution with
 # no reason behind it, and a wrong one: the Apple Remote's page is where the trail to Front Row starts. Trial 2
-# does not follow it either. It starts with the same search as trial 1, searches the Apple Remote again, writes
-# past its `Finish` once, and then answers "Apple Remote": the very page its note said it would leave alone.
+# does not follow it either. It starts with the same search as trial 1 and searches the Apple Remote again, the
+# very page its note said it would leave alone; it never opens Front Row, and its answer is wrong again. (How it
+# ends differs from one CPU to another: on some it answers "Apple Remote", on others "yes" again.)
 # Reflection needs a model that can tell why it failed, which is harder than failing. The checks below hold these
 # sentences to the run above. With GPT-class models on HotpotQA, the Reflexion paper reports about 20 points of
 # improvement over several reflective trials, with the oracle evaluator above. To try it on a capable model, change `model` to `llm.from_spec("openai:gpt-4o-mini")`.
@@ -150,9 +151,8 @@ check(failed["id"] == "hq001" and first.answer == "yes"
 check(note == "I will not use the Apple Remote again.", "the reflection quoted above")
 check(second.steps[0].action == first.steps[0].action and second.steps[1].action == "Search[Apple Remote]",
       "trial 2 starts with trial 1's first search and searches the Apple Remote again")
-check(sum((s.action or "").startswith("Finish[") and (s.observation or "").startswith("Invalid action")
-          for s in second.steps) == 1 and second.answer == "Apple Remote",
-      "trial 2 writes past its Finish once, then answers 'Apple Remote'")
+check(not exact_match(second.answer, q["answer"]) and not any("Front Row" in (s.action or "") for s in second.steps),
+      "trial 2 never opens Front Row, and its answer is wrong again")
 
 # %% [markdown]
 # ## 4. Toolformer: learning where to call a tool
