@@ -192,8 +192,7 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
             both = f"{a} is {word(va)} and {b} is {word(vb)}."
             return f"{both} Both are {check[1]}, so the answer is yes." if ans == "yes" else \
                 f"{both} They are not both {check[1]}, so the answer is no."
-        # each year before its owner: once the earlier year is written, its owner is the word that followed it
-        # before, which a small model copies far more reliably than it looks back from a year to a name
+        # each year before its owner (see the docstring): the answer is copied from just after the year chosen
         (vx, x), (vy, _) = sorted(((va, a), (vb, b)), key=lambda p: int(p[0]))
         listed = f"The years are {va} ({a}) and {vb} ({b})."
         if kind == "gap":
