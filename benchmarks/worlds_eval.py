@@ -11,7 +11,7 @@ phrasings that no training world uses). Parts:
 
 - worlds:  each method on its adapter (`local:ft-METHOD`, or --llm), both wordings, every world of the split;
 - course:  ReAct on the course's 126 real-subject questions (test only: they are a test set too);
-- prose:   ReAct on the 47 dev questions of the hand-written prose set (`finetune.course_data`, dev only): real
+- prose:   ReAct on the 77 dev questions of the hand-written prose set (`finetune.course_data`, dev only): real
            sentences, for choices about prose that never look at the 126;
 - rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
            (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer);

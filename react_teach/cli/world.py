@@ -108,7 +108,7 @@ def add(sub) -> None:
     q.add_argument("--data", type=int, default=1, choices=(1, 2),
                    help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
     q.add_argument("--course", type=int, default=0,
-                   help="add this many hand-written course-corpus questions (natural prose, training split: up to 278; "
+                   help="add this many hand-written course-corpus questions (natural prose, training split: up to 423; "
                         "default 0, none)")
     q.add_argument("--course-times", type=int, default=1,
                    help="train on each of those course questions this many times, in other thoughts each time "

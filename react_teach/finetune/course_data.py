@@ -1,6 +1,6 @@
 """Natural prose for fine-tuning: questions written over the course corpus, kept apart from the course's test.
 
-The generated worlds teach the loop on sentences a generator wrote. Here the same skill meets real prose: 325
+The generated worlds teach the loop on sentences a generator wrote. Here the same skill meets real prose: 500
 hand-written questions (data/finetune/course_train.jsonl) over articles of the course encyclopedia, each with
 its HotpotQA-style ``supporting_facts``, and an oracle trajectory for each through the real `WikiEnv` on the course
 wiki. The 126 real-subject questions (data/hotpotqa_course.jsonl) are the transfer test, so the articles a
@@ -12,8 +12,8 @@ training question may read are only those the test cannot be answered from (`all
 4. its text names no test answer (yes and no aside).
 
 That leaves 67 of the 394 articles. Each question's deciding sentences must also name no test supporting title
-(`check_questions`). Eight of the 67 are kept for a dev split (`dev_titles`): the 47 questions that read one of
-them are never trained on, so a choice about prose is made on them, never on the 126; the other 278 are
+(`check_questions`). Eight of the 67 are kept for a dev split (`dev_titles`): the 77 questions that read one of
+them are never trained on, so a choice about prose is made on them, never on the 126; the other 423 are
 training questions (`questions("train")`, what `finetune --course N` takes from).
 
     >>> titles = allowed_titles()
