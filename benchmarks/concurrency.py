@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from react_teach.llm import bundled_path
+from react_teach.llm.local import SERVER
 
 
 def main():
@@ -26,7 +27,7 @@ def main():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_path()),
+    server = subprocess.Popen([sys.executable, *SERVER, "--model", str(bundled_path()),
                                "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port),
                                "--n_ctx", "8192", "--n_threads", str(args.threads), "--verbose", "False"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -43,10 +43,11 @@ def free_port() -> int:
 def llama_server(tmp_path_factory):
     """`python -m llama_cpp.server` serving the bundled model on loopback; yields its base URL."""
     from react_teach.llm import bundled_path
+    from react_teach.llm.local import SERVER
 
     port = free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_path()),
+    proc = subprocess.Popen([sys.executable, *SERVER, "--model", str(bundled_path()),
                              "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port),
                              "--n_ctx", "8192", "--verbose", "False"],
                             stdout=open(log, "w"), stderr=subprocess.STDOUT)

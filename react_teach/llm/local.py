@@ -13,6 +13,7 @@ step of a trajectory (the prompt only grows); reused tokens are reported as ``ca
 from __future__ import annotations
 
 import atexit
+import functools
 import importlib
 import importlib.util
 import os
@@ -73,7 +74,7 @@ class LocalLLM:
         except (gguf_file.GGUFError, adapters.AdapterError) as e:
             raise LLMError(str(e)) from None
         try:
-            from llama_cpp import Llama
+            Llama = llama()
         except ImportError as e:
             raise LLMError("the local backend needs llama-cpp-python (pip install llama-cpp-python)") from e
         self.path, self.seed = path, seed
@@ -128,3 +129,48 @@ class LocalLLM:
                                                         r["usage"]["completion_tokens"], time.perf_counter() - started),
                                   choice.get("finish_reason") or "stop"))
         return out
+
+
+def llama():
+    """`llama_cpp.Llama`, with model weights kept out of AMX buffers on a CPU with AMX (see `_without_amx`).
+
+    Every load that computes goes through here, ours and the tests'; a vocabulary-only load never computes.
+
+        >>> llama().__name__
+        'Llama'
+    """
+    import llama_cpp
+
+    _without_amx()
+    return llama_cpp.Llama  # looked up each call, so a test that wraps `llama_cpp.Llama` still sees its wrapper
+
+
+@functools.lru_cache(maxsize=1)
+def _without_amx() -> bool:
+    """Turn llama.cpp's extra buffer types off, once per process, where the CPU has AMX; True if it did.
+
+    On a Xeon with AMX-INT8, llama-cpp-python 0.3.36 puts the bundled Q4_1 weights in an AMX buffer, and the
+    first evaluation kills the process (a notebook's kernel), with or without an adapter. `Llama` takes no switch
+    for it, so the default model parameters it starts from are wrapped to set `use_extra_bufts` off. On a CPU
+    without AMX nothing changes, so the answers there stay what they were. A server process calls this too
+    (`SERVER`).
+    """
+    import llama_cpp
+    from llama_cpp import llama_cpp as low
+
+    if "AMX_INT8 = 1" not in llama_cpp.llama_print_system_info().decode():
+        return False
+    made = low.llama_model_default_params
+
+    def plain():
+        params = made()
+        params.use_extra_bufts = False
+        return params
+
+    low.llama_model_default_params = plain
+    return True
+
+
+# `python -m llama_cpp.server`, started so that its model loads as ours do (`_without_amx`): append its arguments
+SERVER = ("-c", "import runpy; from react_teach.llm.local import llama; llama(); "
+                "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)")

@@ -167,7 +167,9 @@ torch = pytest.importorskip("torch")
 
 @pytest.mark.slow
 def test_our_torch_model_computes_what_llama_cpp_computes():
-    from llama_cpp import Llama
+    from react_teach.llm.local import llama
+
+    Llama = llama()  # as the course loads it: on a CPU with AMX, the plain buffers
 
     from react_teach.finetune.torch_llama import TorchLlama, tokenizer
 
@@ -184,7 +186,9 @@ def test_our_torch_model_computes_what_llama_cpp_computes():
 
 @pytest.mark.slow
 def test_smoke_training_lowers_the_loss_and_llama_cpp_loads_the_adapter(tmp_path):
-    from llama_cpp import Llama
+    from react_teach.llm.local import llama
+
+    Llama = llama()  # as the course loads it: on a CPU with AMX, the plain buffers
 
     from react_teach.finetune.torch_llama import TorchLlama, load_adapter, tokenizer
 
