@@ -32,6 +32,7 @@ from functools import lru_cache
 from react_teach.data import data_dir, load_questions, read_jsonl
 from react_teach.trajectory import Step, Trajectory
 from react_teach.wiki import LocalWiki, WikiEnv, sentences
+from react_teach.world.oracle import recovery
 
 TRAIN_FILE = "finetune/course_train.jsonl"
 TYPES = ("single", "bridge", "comparison")  # HotpotQA's two, and one page read; `shape` is the kind of question
@@ -202,10 +203,7 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
         obs = act(thought, f"Search[{query}]")
         if env.page is None or env.page.title != title:
             if obs.startswith("Could not find"):  # only a typed name misses (a title or its short form never does)
-                thought = r.choice([f"There is no page {query}. Of the similar titles, {title} is the one I need, "
-                                    f"so I need to search {title}.",
-                                    f"{query} is not a title, but the similar titles list {title}. I need to search "
-                                    f"{title}."])
+                thought = recovery(r, query, title)
             else:
                 thought = r.choice([f"This is the page {env.page.title}, not the one I need. I need to search "
                                     f"{title}.", f"That is a different {short}; I need to search {title}."])

@@ -117,6 +117,19 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
     return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
 
 
+def recovery(r: random.Random, typed: str, title: str) -> str:
+    """The thought after a search for `typed` missed and the tool's similar titles listed `title` (data version 2
+    and the prose set). The title comes last, just before the action that copies it: version 1 wrote "search
+    {title} from the similar titles", and a model trained on it searched "Turkey from the similar titles".
+
+    >>> recovery(random.Random(0), "Kurosawa", "Akira Kurosawa")
+    'Kurosawa is not a title, but the similar titles list Akira Kurosawa. I need to search Akira Kurosawa.'
+    """
+    return r.choice([f"There is no page {typed}. Of the similar titles, {title} is the one I need, so I need to "
+                     f"search {title}.",
+                     f"{typed} is not a title, but the similar titles list {title}. I need to search {title}."])
+
+
 def trajectory(w: World, q: dict, wiki) -> Trajectory:
     qid = q["id"]
     plan = dict(w.plans[qid])
@@ -157,6 +170,8 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
                 if e["type"] == "work":
                     thought = r.choice([f"{s} has more than one page, so I need to search {title} instead.",
                                         f"There are several pages called {s}; I need to search {title}."])
+                elif "spec" in plan:
+                    thought = recovery(r, s, title)
                 else:
                     thought = r.choice([f"I could not find {s}, so I need to search {title} from the similar titles.",
                                         f"There is no page {s}, so I need to search {title}, the closest similar title."])
