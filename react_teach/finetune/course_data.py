@@ -229,6 +229,11 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
     return Trajectory(q["question"], steps, q["answer"], task="hotpotqa")
 
 
+@lru_cache(maxsize=1)
+def _test_answers() -> frozenset[str]:
+    return frozenset(answers_of(load_questions("hotpotqa")))
+
+
 _GLUE = {"the", "of", "a", "an", "in", "on", "at", "and", "or", "for", "to", "by", "de", "la"}
 
 
@@ -272,8 +277,7 @@ def typed_name(question: str, title: str, wiki) -> str | None:
     if wiki.page(name) is not None:
         return None
     similar = wiki.similar(name)[:5]  # what the tool's "Could not find" line will list
-    answers = answers_of(load_questions("hotpotqa"))
-    if title not in similar or any(mentions(s, a) for s in similar for a in answers):
+    if title not in similar or any(mentions(s, a) for s in similar for a in _test_answers()):
         return None
     return name
 

@@ -121,8 +121,8 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
 
 def recovery(r: random.Random, typed: str, title: str) -> str:
     """The thought after a search for `typed` missed and the tool's similar titles listed `title` (data version 2
-    and the prose set). The title comes last, just before the action that copies it: version 1 wrote "search
-    {title} from the similar titles", and a model trained on it searched "Turkey from the similar titles".
+    and the prose set). The title comes last, just before the action that copies it: version 1's wording ends
+    "search {title} from the similar titles", and a model trained on it searched "Turkey from the similar titles".
 
     >>> recovery(random.Random(0), "Kurosawa", "Akira Kurosawa")
     'Kurosawa is not a title, but the similar titles list Akira Kurosawa. I need to search Akira Kurosawa.'
