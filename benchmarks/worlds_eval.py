@@ -16,7 +16,9 @@ phrasings that no training world uses). Parts:
 - rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
            (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer);
 - files:   no model at all: the summary of whatever results files are already under --out/SPLIT/ (a run that
-           was stopped early still reports what it has, world by world).
+           was stopped early still reports what it has, world by world);
+- readme:  no model either: the README's figures block becomes the summary's tables (`runs.report`), so that no
+           figure in it is typed by hand (`--parts files,readme` after a run).
 
 The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
 each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
@@ -37,6 +39,7 @@ from finetune_eval import constant, rescue, summary  # noqa: E402
 
 from react_teach import world  # noqa: E402
 from react_teach.data import read_jsonl, write_atomic  # noqa: E402
+from react_teach.runs.report import replace_block  # noqa: E402
 from react_teach.runs.stats import rate  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
 
@@ -104,6 +107,8 @@ def main(argv=None) -> int:
     p.add_argument("--llm", help="one spec for every method (default local:ft-METHOD)")
     p.add_argument("--threads", type=int, default=1, help="llama.cpp threads (default 1: the cores are shared)")
     p.add_argument("--out", default="data/runs/worlds")
+    p.add_argument("--readme", default=str(Path(__file__).resolve().parents[1] / "README.md"),
+                   help="the file whose figures block --parts readme rewrites (default the README)")
     a = p.parse_args(argv)
     split = "dev" if a.dev else "test"
     seeds = (world.DEV_SEEDS if a.dev else world.TEST_SEEDS)[: a.worlds]
@@ -143,7 +148,7 @@ def main(argv=None) -> int:
                 result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
         save()
         print(json.dumps(result.get("methods", {}), indent=1))
-        return 0
+        return readme(result, Path(a.readme)) if "readme" in parts else 0
     models = {}
     for m in methods if "worlds" in parts or "rescue" in parts else ():
         models[m] = llm_mod.from_spec(specs[m])
@@ -183,6 +188,13 @@ def main(argv=None) -> int:
         for k, v in (("all", result["rescue"]), *parts_out.items()):
             print(f"edit rescue ({k}): {v['rescued']} of {v['failures']} ({v['share']}, ci95 {v['ci95']})")
         save()
+    return readme(result, Path(a.readme)) if "readme" in parts else 0
+
+
+def readme(summary: dict, path: Path) -> int:
+    """Write `summary`'s tables into the figures block of `path` (the README)."""
+    write_atomic(path, replace_block(path.read_text(), summary))
+    print(f"{path.name}: the figures block now shows the {summary['split']} summary")
     return 0
 
 

@@ -210,10 +210,13 @@ def test_version_1_is_the_default_and_has_one_wording():
 
 def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tmp_path, capsys):
     """A model that always answers "yes" (a script, one completion per question) must score exactly the always-yes
-    baseline, pooled, per world and per type, in both wordings, and the pairing must count every question."""
+    baseline, pooled, per world and per type, in both wordings, and the pairing must count every question; the
+    README's figures block then becomes the summary's tables, and nothing around it changes."""
     import json
     import runpy
     import sys
+
+    from react_teach.runs.report import MARKERS, block, markdown
 
     script = tmp_path / "yes.jsonl"
     script.write_text((json.dumps(" I will say yes.\nAction 1: Finish[yes]") + "\n") * 24, encoding="utf-8")
@@ -237,6 +240,14 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tm
     assert bench["main"](argv[:-4] + ["--parts", "files", "--out", str(tmp_path / "runs")]) == 0  # no model
     again = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]
     assert again["from_files"] and {k: again[k] for k in react} == react
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Course\n\n{MARKERS[0]}\nfigures typed by hand\n{MARKERS[1]}\n\nThe rest.\n")
+    assert bench["main"](argv[:-4] + ["--parts", "files,readme", "--out", str(tmp_path / "runs"),
+                                      "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert "typed by hand" not in text and text.startswith("# Course\n") and text.endswith("\n\nThe rest.\n")
+    assert block(text) == markdown(json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text()))
+    assert f"| ReAct | {react['trained']['pooled']['em']:.3f} [" in text
     with pytest.raises(SystemExit) as e:
         bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
     assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err

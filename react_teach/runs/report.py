@@ -1,0 +1,112 @@
+"""The figures of a worlds benchmark as Markdown: what the README and the notebooks show, never typed by hand.
+
+`benchmarks/worlds_eval.py` writes ``data/runs/worlds/SPLIT/summary.json``; `markdown` turns it into the tables a
+reader sees. The README's block between the two `MARKERS` is this text for the committed summary (a test compares
+them, and ``worlds_eval.py --parts readme`` rewrites it), and notebooks 10 and 16 display the same tables.
+
+Each figure carries its n and its 95% interval, and each table the answers that need no reading beside it:
+
+    >>> b = {"n": 4, "em": 0.5, "ci95": [0.15, 0.85], "baselines": {"always yes": 0.25, "always no": 0.0}}
+    >>> cell(b)
+    '0.500 [0.150, 0.850] n=4'
+    >>> part = {"pooled": b, "worlds": {"7": b}, "spread": [0.5, 0.5], "by_type": {"yesno": b}}
+    >>> print(methods_table({"methods": {"react": {"trained": part}}}))
+    | method | trained wording | held-out wording | worlds, lowest to highest (trained) |
+    |---|---|---|---|
+    | ReAct | 0.500 [0.150, 0.850] n=4 | - | 0.500 to 0.500 (1 worlds) |
+    | always "yes" / "no" | 0.250 / 0.000 | - | |
+"""
+from __future__ import annotations
+
+MARKERS = ("<!-- worlds_eval summary: begin (python benchmarks/worlds_eval.py --parts readme) -->",
+           "<!-- worlds_eval summary: end -->")
+NAMES = {"react": "ReAct", "act": "Act", "cot": "CoT", "standard": "Standard"}
+TYPES = {"bridge2": "bridge, 2 hops", "bridge3": "bridge, 3 hops", "comparison": "comparison", "yesno": "yes/no"}
+
+
+def cell(b: dict | None) -> str:
+    """EM, interval and n of one figure; a dash where the run does not exist."""
+    if not b:
+        return "-"
+    lo, hi = b["ci95"]
+    return f"{b['em']:.3f} [{lo:.3f}, {hi:.3f}] n={b['n']}"
+
+
+def _floor(b: dict | None) -> str:
+    return f"{b['baselines']['always yes']:.3f} / {b['baselines']['always no']:.3f}" if b else "-"
+
+
+def methods_table(s: dict) -> str:
+    """Every method's pooled EM in both wordings and the spread of its worlds, and the constant answers."""
+    rows = ["| method | trained wording | held-out wording | worlds, lowest to highest (trained) |", "|---|---|---|---|"]
+    ms = s.get("methods", {})
+    for m in (m for m in NAMES if m in ms):
+        tr, ho = ms[m].get("trained"), ms[m].get("heldout")
+        spread = f"{tr['spread'][0]:.3f} to {tr['spread'][1]:.3f} ({len(tr['worlds'])} worlds)" if tr else "-"
+        rows.append(f"| {NAMES[m]} | {cell(tr and tr['pooled'])} | {cell(ho and ho['pooled'])} | {spread} |")
+    first = ms[next(m for m in NAMES if m in ms)]  # every method answers the same questions: one floor for all
+    rows.append(f'| always "yes" / "no" | {_floor(first.get("trained", {}).get("pooled"))} | '
+                f'{_floor(first.get("heldout", {}).get("pooled"))} | |')
+    return "\n".join(rows)
+
+
+def types_table(s: dict, method: str = "react") -> str:
+    """One method's EM by question type, in both wordings, with always "yes" beside each type."""
+    m = s["methods"][method]
+    rows = [f"| {NAMES[method]}, by type | trained wording | held-out wording | always \"yes\" |", "|---|---|---|---|"]
+    for t, name in TYPES.items():
+        tr, ho = (m.get(w, {}).get("by_type", {}).get(t) for w in ("trained", "heldout"))
+        if tr or ho:
+            rows.append(f"| {name} | {cell(tr)} | {cell(ho)} | {(tr or ho)['baselines']['always yes']:.3f} |")
+    return "\n".join(rows)
+
+
+def lines(s: dict) -> list[str]:
+    """The figures that are not tables: the paired wordings, the real-subject transfer, the prose dev set and the
+    thought edits, each where the summary has it."""
+    out = []
+    if p := s.get("methods", {}).get("react", {}).get("paired"):
+        out.append(f"- The same {p['n']} questions in both wordings: right in both {p['both']}, only in the trained "
+                   f"wording {p['trained_only']}, only in the held-out one {p['heldout_only']}, in neither "
+                   f"{p['neither']}.")
+    for key, what in (("course", "the course's real-subject questions"), ("prose", "the prose dev questions")):
+        if b := s.get(key):
+            out.append(f"- ReAct on {what}: {cell(b)} (always \"yes\" {b['baselines']['always yes']:.3f}, always "
+                       f"\"no\" {b['baselines']['always no']:.3f}).")
+    if r := s.get("rescue"):
+        for kind, what in (("plan", "says only what to read next"), ("conclusion", "states the conclusion")):
+            if (x := r.get(kind)) and x["failures"]:
+                out.append(f"- An edit that {what} rescues {x['rescued']} of {x['failures']} failures ({x['share']:.3f} "
+                           f"[{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]).")
+    return out
+
+
+def markdown(s: dict) -> str:
+    """The whole report of one summary: where it comes from, the methods, ReAct by type, and the other figures."""
+    head = (f"{s['split'].capitalize()} worlds {', '.join(map(str, s['seeds']))}, up to {s['n_per_world']} questions "
+            f"each, data version {s['version']}:")
+    parts = [head]
+    if s.get("methods"):
+        parts.append(methods_table(s))
+    if "react" in s.get("methods", {}):
+        parts.append(types_table(s))
+    if more := lines(s):
+        parts.append("\n".join(more))
+    return "\n\n".join(parts)
+
+
+def replace_block(text: str, s: dict) -> str:
+    """`text` (the README) with its block between the `MARKERS` replaced by `markdown(s)`.
+
+    >>> s = {"split": "dev", "seeds": [1], "n_per_world": 2, "version": 2, "methods": {}}
+    >>> replace_block("a\\n" + MARKERS[0] + "\\nold\\n" + MARKERS[1] + "\\nb", s).splitlines()[2]
+    'Dev worlds 1, up to 2 questions each, data version 2:'
+    """
+    begin, end = (text.index(m) for m in MARKERS)  # ValueError names a missing marker
+    return text[:begin + len(MARKERS[0])] + "\n" + markdown(s) + "\n" + text[end:]
+
+
+def block(text: str) -> str:
+    """The text between the `MARKERS` of `text`, as `replace_block` writes it."""
+    begin, end = (text.index(m) for m in MARKERS)
+    return text[begin + len(MARKERS[0]):end].strip("\n")

@@ -1,0 +1,37 @@
+"""The README's figures are the benchmark's summary, not text typed beside it."""
+import json
+from pathlib import Path
+
+import pytest
+
+from react_teach.data import data_dir
+from react_teach.runs import report
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_figures_block_is_the_committed_summary_of_the_split_it_names():
+    text = (ROOT / "README.md").read_text()
+    shown = report.block(text)
+    split = shown.split()[0].lower()  # "Dev worlds ..." or "Test worlds ..."
+    summary = json.loads((data_dir() / "runs" / "worlds" / split / "summary.json").read_text())
+    assert shown == report.markdown(summary), "rewrite it: python benchmarks/worlds_eval.py --SPLIT --parts files,readme"
+
+
+def test_the_report_shows_each_figure_with_its_interval_and_n_and_a_changed_figure_changes_it():
+    summary = json.loads((data_dir() / "runs" / "worlds" / "dev" / "summary.json").read_text())
+    text = report.markdown(summary)
+    pooled = summary["methods"]["react"]["trained"]["pooled"]
+    assert report.cell(pooled) in text and f"n={pooled['n']}" in text
+    assert f"{pooled['baselines']['always yes']:.3f} / {pooled['baselines']['always no']:.3f}" in text
+    pooled["em"] += 0.01
+    assert report.markdown(summary) != text
+
+
+def test_a_readme_without_the_markers_is_refused_and_the_text_around_the_block_is_kept():
+    summary = {"split": "test", "seeds": [5], "n_per_world": 3, "version": 2, "methods": {}}
+    with pytest.raises(ValueError):
+        report.replace_block("no block here", summary)
+    once = report.replace_block(f"before\n{report.MARKERS[0]}\n{report.MARKERS[1]}\nafter", summary)
+    assert once.startswith("before\n") and once.endswith("\nafter")
+    assert report.replace_block(once, summary) == once
