@@ -39,10 +39,12 @@ def parse_weigh(text: str) -> tuple[str, int]:
     >>> parse_weigh("yesno=3")
     ('yesno', 3)
     """
+    from react_teach.finetune.training_set import LOOKUP  # here: the command line's start does not load finetune
+
     shape, _, k = text.partition("=")
-    if shape not in world.SHAPES or not k.isdigit() or int(k) < 1:
-        raise ValueError(f"--weigh takes SHAPE=K, a shape of {', '.join(world.SHAPES)} and a whole number >= 1, "
-                         f"not {text!r}")
+    if shape not in (*world.SHAPES, LOOKUP) or not k.isdigit() or int(k) < 1:
+        raise ValueError(f"--weigh takes SHAPE=K, a shape of {', '.join(world.SHAPES)} (or {LOOKUP}, the questions "
+                         f"answered by a lookup) and a whole number >= 1, not {text!r}")
     return shape, int(k)
 
 
@@ -114,7 +116,8 @@ def add(sub) -> None:
                    help="train on each of those course questions this many times, in other thoughts each time "
                         "(weighs the prose up; default 1)")
     q.add_argument("--weigh", action="append", metavar="SHAPE=K",
-                   help="data 2: multiply the share of one question shape by K (bridge3=2; repeat for others)")
+                   help="data 2: multiply the share of one question shape by K (bridge3=2; repeat for others), "
+                        "or of the questions answered by a lookup (lookup=2)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")
     q.add_argument("--rank", type=int, default=8)

@@ -27,7 +27,8 @@ disambiguation page exist. Some people have a middle name that questions leave o
     >>> t.answer == w.questions[0]["answer"], t.steps[-1].action == f"Finish[{t.answer}]"
     (True, True)
 
-Disjoint seed sets: `TRAIN_SEEDS` (12 x 200 questions), the only worlds any adapter trains on; `DEV_SEEDS` (4 x 200)
+Disjoint seed sets: `TRAIN_SEEDS` (24 x 200 questions; data version 1 reads the first 12), the only worlds any
+adapter trains on; `DEV_SEEDS` (4 x 200)
 for every choice (data, steps, rank, checkpoint); `TEST_SEEDS` (6 x 200) for the reported figures, never a choice.
 `HELDOUT_SEED` is the dev world the notebooks show. `check_trainable` refuses dev and test seeds. Names avoid every
 word of the course corpus, so editing data/corpus/ may respell a world; the tests pin neither.
@@ -62,12 +63,13 @@ from .varied import KIND_CYCLE, make_questions as make_varied_questions
 from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
-           "TRAIN_SEEDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
+           "TRAIN_SEEDS", "V1_TRAIN_WORLDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
            "parse_seed", "parse_spec", "spec", "wiki"]
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
-TRAIN_SEEDS = tuple(range(1, 13))  # 12 worlds of SIZE questions: 2,400 training questions
+TRAIN_SEEDS = tuple(range(1, 25))  # 24 worlds of SIZE questions: 4,800 training questions (version 1 used 12)
+V1_TRAIN_WORLDS = 12  # the shipped adapters' data read TRAIN_SEEDS[:12]: their provenance hashes it
 DEV_SEEDS = (1000, 1001, 1002, 1003)  # choices are made here (world 1000 was the old single held-out world)
 TEST_SEEDS = (4101, 4102, 4103, 4104, 4105, 4106)  # 1,200 questions, scored for the figures, never for a choice
 HELDOUT_SEED = DEV_SEEDS[0]  # the never-trained world the notebooks show: a dev world, not the test

@@ -119,6 +119,24 @@ def _conclude(r, plan, ents, facts: list[str]) -> str:
     return r.choice([f"{last}. So the answer is {ans}.", f"{last}, so the answer is {ans}."])
 
 
+def late(e: dict, rel: str) -> bool:
+    """Whether the sentence of `rel` on `e`'s page sits past the five a search shows, so that only a lookup reads it."""
+    return e["idx"][sentence_rel(rel)] >= 5
+
+
+def needs_lookup(w: World, q: dict) -> bool:
+    """Whether the oracle must look up to answer `q`: one of the facts it reads sits past the first five sentences.
+    (About one question in seven; the late facts are the articles' choice, see `articles.article`.)
+
+    >>> from react_teach import world
+    >>> w = world.generate(2, 40, version=2)
+    >>> [needs_lookup(w, q) for q in w.questions] == [any(s.action.startswith("Lookup[") for s in
+    ...     world.oracle(w, q).steps) for q in w.questions]
+    True
+    """
+    return any(rel is not None and late(w.entities[t], rel) for t, rel, _ in w.plans[q["id"]]["reads"])
+
+
 def recovery(r: random.Random, typed: str, title: str) -> str:
     """The thought after a search for `typed` missed and the tool's similar titles listed `title` (data version 2
     and the prose set). The title comes last, just before the action that copies it: version 1's wording ends
@@ -186,7 +204,7 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
                 raise RuntimeError(f"{qid}: {plan['nei_kw']!r} is on the page {title}")
             break
         target = e["text"][e["idx"][sentence_rel(rel)]].rstrip(".")
-        if e["idx"][sentence_rel(rel)] >= 5:
+        if late(e, rel):
             kw = e.get("kw", {}).get(sentence_rel(rel)) or keyword(e, sentence_rel(rel))  # version 2 records its own
             obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
                                 f"so I need to look up {kw}.",

@@ -85,6 +85,7 @@ def test_the_held_out_world_is_refused_as_training_data():
 
 def test_weigh_gives_a_shape_more_of_the_same_questions_and_is_refused_where_it_cannot_hold(capsys):
     from react_teach import world
+    from react_teach.world.oracle import needs_lookup
     from react_teach.cli import main
 
     plain = finetune.oracle_trajectories(40, (1, 2), 2)
@@ -99,12 +100,19 @@ def test_weigh_gives_a_shape_more_of_the_same_questions_and_is_refused_where_it_
             [q["question"] for q in order if q["shape"] == shape][:k]
     assert finetune.world_texts("react", 40, seeds=(1, 2), version=2, weigh=()) == \
         [finetune.training_text(t, "react") for t in plain]  # off, the data is the same bytes
+    # lookup is no shape: the questions whose fact only a lookup reaches, whatever their shape, weighed up
+    looks = lambda ts: sum(any(s.action.startswith("Lookup[") for s in t.steps) for t in ts)  # noqa: E731
+    more = finetune.oracle_trajectories(40, (1, 2), 2, "trained", (("lookup", 3),))
+    assert len(more) == 40 and looks(more) >= 2 * looks(plain) > 0
+    late = [q["question"] for k in range(world.SIZE) for w in worlds if needs_lookup(w, q := w.questions[k])]
+    assert [t.question for t in more if looks([t])] == late[:looks(more)]  # the first of them, in the training's order
     with pytest.raises(ValueError, match="have 4 a questions; 6 weighed by .* needs 5"):
         finetune.pick(["a", "b"] * 4, 6, (("a", 9),))
     with pytest.raises(ValueError, match="weigh needs data version 2"):
         finetune.oracle_trajectories(4, (1,), 1, "trained", (("bridge3", 2),))
     for args, message in ((["--weigh", "bridge4=2", "--data", "2"], "--weigh takes SHAPE=K"),
                           (["--weigh", "yesno=0", "--data", "2"], "--weigh takes SHAPE=K"),
+                          (["--weigh", "lookup=0", "--data", "2"], "or lookup, the questions answered by a lookup"),
                           (["--weigh", "yesno=2"], "--weigh needs --data 2")):
         with pytest.raises(SystemExit) as e:
             main(["finetune", *args])

@@ -27,6 +27,7 @@ def test_train_dev_and_test_seeds_are_disjoint_and_the_test_is_big_enough():
     assert not train & dev and not train & test and not dev & test
     assert len(test) >= 5 and len(test) * world.SIZE >= 1000
     assert world.HELDOUT_SEED in dev and world.NEVER_TRAIN == dev | test
+    assert world.TRAIN_SEEDS[:world.V1_TRAIN_WORLDS] == tuple(range(1, 13))  # the worlds the shipped adapters read
 
 
 @pytest.mark.parametrize("seed", world.DEV_SEEDS + world.TEST_SEEDS)
