@@ -137,24 +137,22 @@ print(act.run().render())
 #
 # Section 2's edit did not steer the bundled model: a 135M model prompted with exemplars does not condition on its
 # context closely enough. The paper's answer for small models is fine-tuning: the adapter `local:ft-react` learned
-# the ReAct format from oracle trajectories of generated worlds (we build it in notebook 16, *fine-tuning*). Here it is on a question
-# from the held-out world that it got wrong on its own (the first such question, among the benchmark's, that it
-# also gets wrong here). We rewrite its first wrong thought, at the step where its action first left the right
+# the ReAct format from oracle trajectories of generated worlds (we build it in notebook 16, *fine-tuning*). Here
+# it is on a question from a test world, one no model trained on, that it got wrong on its own (the first such
+# question, among the benchmark's, that it also gets wrong here). We rewrite its first wrong thought, at the step where its action first left the right
 # path, and resume.
 
 # %%
 from react_teach import world
-from react_teach.data import data_dir
-
-held = world.generate(world.HELDOUT_SEED, world.SIZE)
-held_wiki = world.wiki(held)
-rescue = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())["rescue"]
+from react_teach.runs import report
 from react_teach.score import exact_match
 
+test = report.summary("test")  # benchmarks/worlds_eval.py --test
+rescue = test["rescue"]
 ft = llm.from_spec("local:ft-react")
 for case in [c for c in rescue["cases"] if c["em"] and c["kind"] == "plan"][:5]:  # edits that plan, not answer
-    q = next(x for x in held.questions if x["id"] == case["id"])
-    ft_agent = Agent(q["question"], llm=ft, wiki=held_wiki, gold=q["answer"])
+    test_world, q = world.question(case["id"], test["version"])
+    ft_agent = Agent(q["question"], llm=ft, wiki=world.wiki(test_world), gold=q["answer"])
     ft_original = ft_agent.run()
     if not exact_match(ft_original.answer, q["answer"]):  # wrong here too: the benchmark ran on another machine,
         break                                             # and a greedy decode can differ by a token between builds
@@ -169,15 +167,15 @@ check(not exact_match(ft_original.answer, q["answer"]) and exact_match(ft_edited
       "the fine-tuned model fails on its own and reaches the gold answer after the edit")
 
 # %% [markdown]
-# Over all 200 held-out questions, `benchmarks/finetune_eval.py` did this for every failure of the fine-tuned
-# model: the share that one edited thought rescues, split by whether the edit only said what to read next ("plan")
-# or stated the conclusion. Keep the two apart: an edit that states the answer measures whether the model copies
+# Over the test worlds, `benchmarks/worlds_eval.py --test` did this for every failure of the fine-tuned model:
+# the share that one edited thought rescues, split by whether the edit only said what to read next ("plan") or
+# stated the conclusion. Keep the two apart: an edit that states the answer measures whether the model copies
 # it, not whether it follows a plan, so only the first line is evidence of steering.
 
 # %%
 for kind in ("plan", "conclusion"):
     r = rescue[kind]
-    print(f"{kind:10s} {r['rescued']:2d} of {r['failures']:2d} rescued ({r['share']:.2f}, 95% CI {r['ci95']})")
+    print(f"{kind:10s} {r['rescued']:3d} of {r['failures']:3d} rescued ({r['share']:.2f}, 95% CI {r['ci95']})")
 
 # %% [markdown]
 # The editor lives in `react_teach.ui.widgets.TraceEditor`; it calls `edit`, which every agent shares from the one

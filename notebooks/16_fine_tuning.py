@@ -67,7 +67,7 @@ show(finetune.segments(finetune.training_text(oracle, "react"), "react"))
 # %% [markdown]
 # ## 3 · A fine-tune you can watch
 #
-# The shipped ReAct adapter took 23 minutes on two cores (its provenance is printed in section 4). Here is the
+# The shipped ReAct adapter took under an hour on two cores (its provenance is printed in section 4). Here is the
 # same code on 8 trajectories, 10 steps: a LoRA adapter of rank 8 on every projection of the bundled model,
 # trained with torch on the CPU from the very weights llama.cpp runs (read from the GGUF file), then written as a
 # GGUF adapter that llama.cpp loads.
@@ -97,17 +97,17 @@ except ImportError:
 for name in SHIPPED:
     try:
         p = provenance(name)
-        print(f"{name:12s} {p['examples']} trajectories, {p['steps']} steps, lr {p['lr']}, rank {p['rank']}, "
+        print(f"{name:12s} {p['examples']} examples, {p['steps']} steps, lr {p['lr']}, rank {p['rank']}, "
               f"loss {p['first_loss']} -> {p['final_loss']}, {p['minutes']} min on {p['threads']} threads")
     except Exception as e:
         print(f"{name:12s} {e}")
 
 # %% [markdown]
-# Here is one question from the held-out world (a seed never used for training), first for the bundled model with
+# Here is one question from dev world 1000 (a seed no model trained on), first for the bundled model with
 # six exemplars, then for the fine-tuned one with none.
 
 # %%
-held = world.generate(world.HELDOUT_SEED, world.SIZE)
+held = world.generate(world.HELDOUT_SEED, world.SIZE, 2)  # the version of the generator the adapters learned from
 held_wiki = world.wiki(held)
 q = held.questions[0]
 for spec in ("local", "local:ft-react"):
@@ -117,12 +117,13 @@ for spec in ("local", "local:ft-react"):
 # %% [markdown]
 # ## 5 · Figure 3, in miniature
 #
-# `benchmarks/finetune_eval.py` ran every method on the 200 held-out questions, prompted and fine-tuned, except
-# prompted ReAct: its committed run holds only the first 95 questions (at 6.6 s a question it is the slowest, and
-# the run was not completed). So the table has two columns, each with one n: all 200 questions for the seven runs
-# that have them, and the 95 questions that all eight runs share, read from the per-question files. Beside them,
-# what answers that need no reading score on the same questions: always "yes", always "no", and the guessing floor
-# of notebook 03 (yes, or the first option of a two-way question).
+# `benchmarks/worlds_eval.py --test` ran the four fine-tuned adapters on six *test* worlds: seeds that no model
+# trained on, and that no choice of data, steps or learning rate ever looked at (those choices were made on the dev
+# worlds, world 1000 among them). ReAct answered the first 167 questions of each test world, the other three the
+# first 100. Beside each figure, what answers that need no reading score on the same questions: always "yes",
+# always "no", and the guessing floor of notebook 03 (yes, or the first option of a two-way question). The
+# prompted runs of the same base model, with six exemplars, are from `benchmarks/finetune_eval.py` on dev world
+# 1000: prompting does not depend on the adapters.
 #
 # **Predict first** (exercise 3). Standard and CoT cannot know a world they have never read; Act and ReAct can
 # look it up. Which of the four *fine-tuned* formats will clear the guessing floor with their whole 95% interval?
@@ -132,102 +133,100 @@ for spec in ("local", "local:ft-react"):
 my_beaters = ...  # your prediction: a list of names from "react", "act", "cot", "standard"
 
 # %%
-from react_teach.checks.fine_tuning import floor
+from IPython.display import Markdown, display
+
+from react_teach.checks.fine_tuning import above_floor, summary_floor
 from react_teach.data import read_jsonl
+from react_teach.runs import report
 from react_teach.runs.stats import wilson
 from react_teach.score import exact_match
 
-summary = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())
-keys = [f"world_{kind}_{m}" for m in finetune.METHODS[::-1] for kind in ("prompted", "ft")]
-right = {k: {r["id"]: bool(r["em"]) for r in read_jsonl(data_dir() / "runs" / "finetune" / f"{k}.jsonl")}
-         for k in keys}
-full = {q["id"] for q in held.questions}
-shared = set.intersection(*(set(v) for v in right.values()))
-
-
-def cell(key, ids):
-    """EM with a Wilson interval on exactly the questions `ids`, or a dash if the run does not cover them."""
-    if not ids <= set(right[key]):
-        return "-"
-    k = sum(right[key][i] for i in ids)
-    lo, hi = wilson(k, len(ids))
-    return f"{k / len(ids):.3f} [{lo:.3f}, {hi:.3f}]"
-
-
-def constant(ids):
-    qs = [q for q in held.questions if q["id"] in ids]
-    return {"always yes": sum(exact_match("yes", q["answer"]) for q in qs) / len(qs),
-            "always no": sum(exact_match("no", q["answer"]) for q in qs) / len(qs), "guessing floor": floor(qs)}
-
-
-print(f"{'method':9s} {'':9s} {f'all questions, n = {len(full)}':>24s}   {f'shared, n = {len(shared)}':>22s}")
-for key in keys:
-    _, kind, method = key.split("_")
-    print(f"{method:9s} {kind:9s} {cell(key, full):>24s}   {cell(key, shared):>22s}")
-for name in ("always yes", "always no", "guessing floor"):
-    print(f"{name:19s} {constant(full)[name]:>24.3f}   {constant(shared)[name]:>22.3f}")
-assert abs(constant(full)["always yes"] - summary["heldout"]["baselines"]["always yes"]) < 1e-9  # as the benchmark
+test = report.summary("test")
+display(Markdown(report.methods_table(test)))
+names = finetune.METHODS[::-1]  # standard, cot, act, react: the order of the paper's Figure 3
+floors = {m: summary_floor(test, m) for m in names}
+prompted = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())
+for m in names:
+    p, n = prompted[f"world_prompted_{m}"], test["methods"][m]["trained"]["pooled"]["n"]
+    print(f"{m:8s} guessing floor {floors[m]:.3f} on its {n} test questions | prompted, dev world 1000: "
+          f"{p['em']:.3f} {p['ci95']} n = {p['n']}")
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 3))
-for j, kind in enumerate(("prompted", "ft")):
-    xs = [i + 0.38 * j for i, m in enumerate(finetune.METHODS[::-1])]
-    got = [summary.get(f"world_{kind}_{m}") for m in finetune.METHODS[::-1]]
-    em = [g["em"] if g else 0 for g in got]
-    err = [[g["em"] - g["ci95"][0] if g else 0 for g in got], [g["ci95"][1] - g["em"] if g else 0 for g in got]]
-    ax.bar(xs, em, 0.36, yerr=err, capsize=3, label="prompted, 6 exemplars" if kind == "prompted"
-           else "fine-tuned, zero-shot")
-for name, value in constant(full).items():
-    ax.axhline(value, ls="-" if name == "guessing floor" else "--", lw=1, color="black" if name == "guessing floor"
-               else "grey")
-    ax.text(3.6, value, name, fontsize=8, va="bottom")
-ax.set_xticks([i + 0.19 for i in range(4)], finetune.METHODS[::-1])
-ax.set_ylabel("EM, held-out world")
-ax.set_title(f"SmolLM2-135M, n = {len(full)} questions (prompted ReAct: n = {len(right['world_prompted_react'])})")
-ax.legend(fontsize=8)
+for i, m in enumerate(names):
+    tr = test["methods"][m]["trained"]
+    p = tr["pooled"]
+    ax.bar(i, p["em"], 0.6, yerr=[[p["em"] - p["ci95"][0]], [p["ci95"][1] - p["em"]]], capsize=3, color="#8fb3de",
+           label="fine-tuned, zero-shot: pooled, 95% CI" if i == 0 else None)
+    ax.plot([i] * len(tr["worlds"]), [w["em"] for w in tr["worlds"].values()], "k.", ms=4,
+            label="each test world" if i == 0 else None)
+    ax.hlines(floors[m], i - 0.35, i + 0.35, colors="black", lw=1.5, label="guessing floor" if i == 0 else None)
+    ax.plot(i, prompted[f"world_prompted_{m}"]["em"], "rx", label="prompted, dev world 1000" if i == 0 else None)
+ax.set_xticks(range(len(names)), names)
+ax.set_ylabel("EM, trained wording")
+ax.set_title(f"SmolLM2-135M on {len(test['seeds'])} test worlds")
+ax.legend(fontsize=7, loc="upper left")
 plt.show()
-print("fine-tuned formats whose whole interval clears the guessing floor:",
-      [m for m in finetune.METHODS if summary[f"world_ft_{m}"]["ci95"][0] > constant(full)["guessing floor"]])
+beaters = sorted(above_floor())
+print("fine-tuned formats whose whole interval clears the guessing floor:", beaters)
 ex[3](my_beaters)
 
 # %% [markdown]
-# Fine-tuned Standard and CoT score what guessing scores: they learned the form of an answer, and in a world they
-# never read, the form is all they can give. Fine-tuned Act and ReAct clear the floor by far. On the 95 shared
-# questions the two fine-tuned formats that look things up are again far above the rest, and prompted ReAct is
-# the lowest of all; the weaker methods swap places between the columns, as their overlapping intervals allow.
+# The paper's ordering asks for more than clearing the floor: ReAct at least 10 points above Act. Compared on
+# exactly the questions both answered (the first 100 of each test world), from the per-question files:
+
+# %%
+def right(method):
+    """Question id -> right or wrong, over the test worlds' run files of one fine-tuned method (trained wording)."""
+    return {r["id"]: bool(r["em"]) for s in test["seeds"]
+            for r in read_jsonl(data_dir() / "runs" / "worlds" / "test" / f"{method}_v2_w{s}_trained.jsonl")}
+
+
+got = {m: right(m) for m in ("react", "act")}
+shared = sorted(set(got["react"]) & set(got["act"]))
+for m in ("react", "act"):
+    k = sum(got[m][i] for i in shared)
+    lo, hi = wilson(k, len(shared))
+    print(f"{m:6s} {k / len(shared):.3f} [{lo:.3f}, {hi:.3f}] on the same {len(shared)} questions")
+only = {m: sum(got[m][i] and not got[o][i] for i in shared) for m, o in (("react", "act"), ("act", "react"))}
+gap = (only["react"] - only["act"]) / len(shared)
+print(f"ReAct - Act: {100 * gap:+.1f} points (right only for ReAct {only['react']}, only for Act {only['act']})")
+
+# %% [markdown]
+# Fine-tuned Standard and CoT score about what guessing scores: they learned the form of an answer, and in a world
+# they never read, the form is all they can give. Fine-tuned Act and ReAct clear the floor by far, and on the same
+# questions ReAct is more than 10 points above Act: the ordering of the paper's Figure 3 holds on worlds that no
+# choice was made on. The prompted marks come from another world, so compare them with the bars only roughly;
+# prompted ReAct, the weakest prompted method at small scale in the paper too, is the lowest mark on the chart.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-g = constant(full)["guessing floor"]
-check(all(summary[f"world_ft_{m}"]["ci95"][0] <= g for m in ("standard", "cot")),
-      "fine-tuned Standard and CoT do not clear the guessing floor")
-check(all(summary[f"world_ft_{m}"]["ci95"][0] > g for m in ("act", "react")), "fine-tuned Act and ReAct clear it")
-top = lambda ids: sorted(
-    (k for k in keys if ids <= set(right[k])), key=lambda k: -sum(right[k][i] for i in ids))[:2]
-check(set(top(full)) == set(top(shared)) == {"world_ft_act", "world_ft_react"},
-      "fine-tuned Act and ReAct are the two best on all questions and on the shared ones")
-check(min(keys, key=lambda k: sum(right[k][i] for i in shared)) == "world_prompted_react",
-      "prompted ReAct is the lowest on the shared questions")
+check(not set(beaters) & {"standard", "cot"}, "fine-tuned Standard and CoT do not clear the guessing floor")
+check(set(beaters) >= {"act", "react"}, "fine-tuned Act and ReAct clear the guessing floor with their whole interval")
+marks = [prompted[f"world_prompted_{m}"]["em"] for m in names] + [test["methods"][m]["trained"]["pooled"]["em"]
+                                                                  for m in names]
+check(min(marks) == prompted["world_prompted_react"]["em"], "prompted ReAct is the lowest mark on the chart")
+check(gap >= 0.10, "on the same questions, fine-tuned ReAct is at least 10 points above fine-tuned Act")
 
 # %% [markdown]
 # ## 6 · Editing a thought of a model that has learned the skill
 #
 # Property D again (notebook *editing thoughts*), now on a model that conditions on its context. The benchmark took
-# every held-out question the fine-tuned ReAct model got wrong, replaced its first wrong thought with the oracle's
-# thought at that step, and let the agent resume. When that thought is the last one, it states the answer, and
-# following it is easy; when it only says what to read next, the model still has to find the answer itself. So the
-# two kinds are counted apart: only a rescue by a plan edit shows the model steered by a thought; a rescue by a
-# conclusion edit mostly shows that it copies an answer it is handed.
+# every test-world question (trained wording) the fine-tuned ReAct model got wrong, replaced its first wrong
+# thought with the oracle's thought at that step, and let the agent resume. When that thought is the last one, it
+# states the answer, and following it is easy; when it only says what to read next, the model still has to find
+# the answer itself. So the two kinds are counted apart: only a rescue by a plan edit shows the model steered by a
+# thought; a rescue by a conclusion edit mostly shows that it copies an answer it is handed.
 
 # %%
-r = summary["rescue"]
+r = test["rescue"]
 for part, name in ((r["plan"], "edit says what to read next"), (r["conclusion"], "edit states the conclusion")):
-    print(f"{name:30s} {part['rescued']:2d} of {part['failures']:2d} rescued "
+    print(f"{name:30s} {part['rescued']:3d} of {part['failures']:3d} rescued "
           f"(share {part['share']:.2f}, 95% CI {part['ci95']})")
 ft = llm.from_spec("local:ft-react")
 for case in [c for c in r["cases"] if c["em"] and c["kind"] == "plan"][:5]:  # the model must still find the answer
-    q = next(x for x in held.questions if x["id"] == case["id"])
-    agent = Agent(q["question"], llm=ft, wiki=held_wiki, gold=q["answer"])
+    test_world, q = world.question(case["id"], test["version"])
+    agent = Agent(q["question"], llm=ft, wiki=world.wiki(test_world), gold=q["answer"])
     before = agent.run().answer
     if not exact_match(before, q["answer"]):  # the first of the benchmark's failures that fails here too
         break
@@ -243,7 +242,7 @@ check(not exact_match(before, q["answer"]) and exact_match(after.answer, q["answ
 # %% [markdown]
 # ## 7 · Your own question
 #
-# Everything above asked the generator's questions. Ask one of yours. The held-out world's articles are listed
+# Everything above asked the generator's questions. Ask one of yours. World 1000's articles are listed
 # below by kind; write a question about them in your own words in `my_question` (and its answer in `my_gold` if
 # you know it, or `None`), run the cell, and read what the fine-tuned model does with it. Searching a title
 # exactly as it is listed helps: the tool is the paper's, and it finds pages by their titles.
@@ -254,7 +253,7 @@ for e in held.entities.values():
     kinds.setdefault(e["type"], []).append(e["title"])
 for kind, titles in kinds.items():
     print(f"{kind:8s} ({len(titles):3d}) {', '.join(sorted(titles)[:9])}, ...")
-print("one article, to see what they say:", " ".join(held_wiki.page("Gopazan").text.split(". ")[:3]))
+print("one article, to see what they say:", ". ".join(held_wiki.page("Gopazan").text.split(". ")[:3]) + ".")
 
 # %%
 my_question = "Gopazan was made by a studio; what is that studio called?"  # your own words
@@ -267,32 +266,32 @@ if my_gold is not None:
 
 # %% [markdown]
 # One question is an anecdote. The honest figure for questions worded as no training world words them is below:
-# the same questions in a trained and in a held-out wording (same facts, same gold), read from the benchmark's
-# summary (`benchmarks/worlds_eval.py`), with what always answering "yes" scores beside it. It is the rate of the
-# shipped adapter, on dev worlds.
+# the same test-world questions in a trained and in a held-out wording (same facts, same gold), read from the
+# benchmark's summary, with what always answering "yes" scores beside each.
 
 # %%
-path = data_dir() / "runs" / "worlds" / "dev" / "summary.json"
-worlds_summary = json.loads(path.read_text())["methods"]["react"]
-pooled = worlds_summary["heldout"]["pooled"]
-# the trained wording of exactly the worlds the held-out wording was scored on: the same questions, twice
-same = [worlds_summary["trained"]["worlds"][s] for s in worlds_summary["heldout"]["worlds"]]
-print(f"held-out wording: EM {pooled['em']:.2f}, 95% CI {pooled['ci95']}, n = {pooled['n']}  "
-      f"(always yes {pooled['baselines']['always yes']:.2f})")
-same_em = sum(w["em"] * w["n"] for w in same) / sum(w["n"] for w in same)
-print(f"the same questions, trained wording: EM {same_em:.2f}, n = {sum(w['n'] for w in same)}")
-check(pooled["n"] == sum(w["n"] for w in same), "both lines count the same questions")
-check(pooled["em"] < same_em, "the held-out wording scores below the trained one, on the same questions")
+react = test["methods"]["react"]
+for wording in ("trained", "heldout"):
+    p = react[wording]["pooled"]
+    print(f"{wording:8s} wording: EM {p['em']:.3f}, 95% CI {p['ci95']}, n = {p['n']} "
+          f"(always yes {p['baselines']['always yes']:.3f})")
+pair = react["paired"]
+print(f"the same {pair['n']} questions: right in both {pair['both']}, only in the trained wording "
+      f"{pair['trained_only']}, only in the held-out one {pair['heldout_only']}, in neither {pair['neither']}")
+check(react["trained"]["pooled"]["n"] == react["heldout"]["pooled"]["n"] == pair["n"],
+      "both wordings count the same questions")
+check(react["heldout"]["pooled"]["em"] < react["trained"]["pooled"]["em"] and pair["trained_only"] > pair["heldout_only"],
+      "the held-out wording scores below the trained one, and more questions turn wrong with it than right")
 
 # %% [markdown]
-# A reworded question loses a good part of what the generator's wording gets, and that is what a question of your
-# own meets: the adapter learned the generator's sentences as much as it learned to read.
+# A reworded question loses part of what the generator's wording gets, and that is what a question of your own
+# meets: the adapter learned the generator's sentences as well as it learned to read.
 
 # %% [markdown]
 # ## Summary
 #
 # - Small models fail at ReAct when prompted, and learn it when fine-tuned on correct trajectories: the paper's
-#   Figure 3, here on a 135M model and a world it has never read.
+#   Figure 3, here on a 135M model and six test worlds it has never read.
 # - The training data of the four methods are the same trajectories with lines deleted.
 # - A fine-tuned model is prompted zero-shot; its loss is taken on the tokens it writes at inference, up to the
 #   stop sequence.

@@ -31,15 +31,7 @@ def miss_question() -> dict:
 
 def floor(seed: int) -> float:
     """What answering 'yes', or the first of two options, scores on the world of `seed`."""
-    w = world.generate(seed, world.SIZE)
-    return sum(guess(q) == q["answer"] for q in w.questions) / len(w.questions)
-
-
-def guess(q: dict) -> str:
-    if q["question"].startswith(("Which", "Who was born first")) and " or " in q["question"]:
-        first = q["question"].split(", ", 1)[1].split(" or ")[0]
-        return first.split(" ", 2)[2] if first.startswith("the ") else first
-    return "yes"
+    return world.floor(world.generate(seed, world.SIZE).questions)
 
 
 def as_harness(action: str) -> str:

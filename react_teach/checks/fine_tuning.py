@@ -7,11 +7,10 @@ What each exercise exists to catch:
 3. the prediction: believing fine-tuning alone lifts every format, when Standard and CoT cannot know a world they
    never read and score what guessing scores; only the formats that look things up rise clearly above the floor.
 """
-import json
 
 from react_teach.exercises import call, exercise, expect
 from react_teach.checks.forms import words
-from react_teach.data import data_dir
+from react_teach.runs.report import summary
 from react_teach.finetune import METHODS, segments
 from react_teach import world
 
@@ -52,24 +51,20 @@ def zero_shot(fn):
                "question? (look at which line the model writes first in that format)")
 
 
-def guess(q: dict) -> str:
-    """The best answer without looking (notebook 03's rule): the first option of "which ... first, A or B?", else yes."""
-    if q["question"].startswith(("Which", "Who was born first")) and " or " in q["question"]:
-        first = q["question"].split(", ", 1)[1].split(" or ")[0]
-        return first.split(" ", 2)[2] if first.startswith("the ") else first
-    return "yes"
-
-
-def floor(questions: list[dict]) -> float:
-    """The share of `questions` that guessing answers right: the score of a model that reads nothing."""
-    return sum(guess(q) == q["answer"] for q in questions) / len(questions)
+def summary_floor(s: dict, method: str, wording: str = "trained") -> float:
+    """The guessing floor (`world.floor`) of exactly the questions `method` answered in a worlds summary `s`: the
+    first n of each world it lists, in `wording`."""
+    worlds = s["methods"][method][wording]["worlds"]
+    return world.floor([q for seed, b in worlds.items()
+                        for q in world.generate(int(seed), world.SIZE, s["version"], wording).questions[: b["n"]]])
 
 
 def above_floor() -> set[str]:
-    """The fine-tuned formats whose whole 95% interval, on the held-out world, lies above the guessing floor."""
-    summary = json.loads((data_dir() / "runs" / "finetune" / "summary.json").read_text())
-    line = floor(world.generate(world.HELDOUT_SEED, world.SIZE).questions)
-    return {m for m in METHODS if summary.get(f"world_ft_{m}") and summary[f"world_ft_{m}"]["ci95"][0] > line}
+    """The fine-tuned formats whose whole 95% interval, pooled over the test worlds (trained wording), lies above
+    the guessing floor of the same questions."""
+    s = summary("test")
+    return {m for m, r in s["methods"].items()
+            if r.get("trained") and r["trained"]["pooled"]["ci95"][0] > summary_floor(s, m)}
 
 
 @exercise(NB, 3, "a prediction: which fine-tuned formats beat guessing")

@@ -11,17 +11,25 @@ Each figure carries its n and its 95% interval, and each table the answers that 
     '0.500 [0.150, 0.850] n=4'
     >>> part = {"pooled": b, "worlds": {"7": b}, "spread": [0.5, 0.5], "by_type": {"yesno": b}}
     >>> print(methods_table({"methods": {"react": {"trained": part}}}))
-    | method | trained wording | held-out wording | worlds, lowest to highest (trained) |
-    |---|---|---|---|
-    | ReAct | 0.500 [0.150, 0.850] n=4 | - | 0.500 to 0.500 (1 worlds) |
-    | always "yes" / "no" | 0.250 / 0.000 | - | |
+    | method | trained wording | held-out wording | worlds, lowest to highest (trained) | always "yes" / "no" |
+    |---|---|---|---|---|
+    | ReAct | 0.500 [0.150, 0.850] n=4 | - | 0.500 to 0.500 (1 worlds) | 0.250 / 0.000 |
 """
 from __future__ import annotations
+
+import json
+
+from react_teach.data import data_dir
 
 MARKERS = ("<!-- worlds_eval summary: begin (python benchmarks/worlds_eval.py --parts readme) -->",
            "<!-- worlds_eval summary: end -->")
 NAMES = {"react": "ReAct", "act": "Act", "cot": "CoT", "standard": "Standard"}
 TYPES = {"bridge2": "bridge, 2 hops", "bridge3": "bridge, 3 hops", "comparison": "comparison", "yesno": "yes/no"}
+
+
+def summary(split: str) -> dict:
+    """The committed summary of one split ("dev" or "test") of `benchmarks/worlds_eval.py`."""
+    return json.loads((data_dir() / "runs" / "worlds" / split / "summary.json").read_text())
 
 
 def cell(b: dict | None) -> str:
@@ -37,16 +45,16 @@ def _floor(b: dict | None) -> str:
 
 
 def methods_table(s: dict) -> str:
-    """Every method's pooled EM in both wordings and the spread of its worlds, and the constant answers."""
-    rows = ["| method | trained wording | held-out wording | worlds, lowest to highest (trained) |", "|---|---|---|---|"]
+    """Every method's pooled EM in both wordings, the spread of its worlds, and what the constant answers score on
+    the same questions (each row its own: the methods may have run on different numbers of questions)."""
+    rows = ['| method | trained wording | held-out wording | worlds, lowest to highest (trained) | always "yes" / "no" |',
+            "|---|---|---|---|---|"]
     ms = s.get("methods", {})
     for m in (m for m in NAMES if m in ms):
         tr, ho = ms[m].get("trained"), ms[m].get("heldout")
         spread = f"{tr['spread'][0]:.3f} to {tr['spread'][1]:.3f} ({len(tr['worlds'])} worlds)" if tr else "-"
-        rows.append(f"| {NAMES[m]} | {cell(tr and tr['pooled'])} | {cell(ho and ho['pooled'])} | {spread} |")
-    first = ms[next(m for m in NAMES if m in ms)]  # every method answers the same questions: one floor for all
-    rows.append(f'| always "yes" / "no" | {_floor(first.get("trained", {}).get("pooled"))} | '
-                f'{_floor(first.get("heldout", {}).get("pooled"))} | |')
+        rows.append(f"| {NAMES[m]} | {cell(tr and tr['pooled'])} | {cell(ho and ho['pooled'])} | {spread} | "
+                    f"{_floor((tr or ho)['pooled'])} |")
     return "\n".join(rows)
 
 

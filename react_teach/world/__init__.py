@@ -63,8 +63,8 @@ from .varied import KIND_CYCLE, make_questions as make_varied_questions
 from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
-           "TRAIN_SEEDS", "V1_TRAIN_WORLDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "generate", "oracle",
-           "parse_seed", "parse_spec", "spec", "wiki"]
+           "TRAIN_SEEDS", "V1_TRAIN_WORLDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "floor", "generate",
+           "guess", "oracle", "parse_seed", "question", "parse_spec", "spec", "wiki"]
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
@@ -211,3 +211,40 @@ def wiki(w: World):
 def oracle(w: World, question: dict, wiki=None):
     """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`."""
     return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w))
+
+
+def question(qid: str, version: int = 1, wording: str = "trained") -> tuple[World, dict]:
+    """The world a question id names ("world4101-0017": seed 4101) and the question, as a results file lists it.
+
+    >>> w, q = question("world1000-0000", 2)
+    >>> w.seed, q["answer"]
+    (1000, 'Topir')
+    """
+    w = generate(int(qid.split("-")[0].removeprefix("world")), SIZE, version, wording)
+    return w, next(q for q in w.questions if q["id"] == qid)
+
+
+def guess(q: dict) -> str:
+    """The best answer without reading (notebook 03's rule): the first of the two options a comparison names, else
+    "yes". Both data versions and both wordings: a person may be named without the middle name of their title.
+
+    >>> guess({"question": "Who was born first, Ana Bel or Cy Dor?", "answer": "Cy Dor", "type": "comparison",
+    ...        "supporting_facts": [["Ana Lee Bel", 1], ["Cy Dor", 1]]})
+    'Ana Bel'
+    >>> guess({"question": "Is Ana Bel a singer?", "answer": "no", "type": "yesno", "supporting_facts": []})
+    'yes'
+    """
+    text = q["question"]
+    named = []
+    for title, _ in q["supporting_facts"]:
+        words = title.split(" (")[0].split()  # "Kemen (novel)" is asked about as "Kemen"
+        named += [v for v in (" ".join(words), f"{words[0]} {words[-1]}") if v in text][:1]
+    named = list(dict.fromkeys(named))
+    if q["type"] == "comparison" and len(named) == 2 and q["answer"] in named:  # a two-way choice, not yes/no
+        return min(named, key=text.index)
+    return "yes"
+
+
+def floor(questions: list[dict]) -> float:
+    """The share of `questions` that `guess` answers right: the score of a model that reads nothing."""
+    return sum(guess(q) == q["answer"] for q in questions) / len(questions)

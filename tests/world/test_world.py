@@ -227,3 +227,20 @@ def test_a_version_2_world_in_its_held_out_wording_is_built_and_opened_by_the_sa
 def test_a_bad_world_spec_says_what_it_takes(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         from_spec(spec)
+
+
+@pytest.mark.parametrize("version, wording", [(1, "trained"), (2, "trained"), (2, "heldout")])
+def test_guessing_takes_the_first_option_of_every_two_way_question_in_every_wording(version, wording):
+    qs = world.generate(4101, world.SIZE, version, wording).questions
+    two_way = [q for q in qs if q["type"] == "comparison" and q["answer"] not in ("yes", "no")
+               and not q["answer"].isdigit()]
+    for q in two_way:
+        text, g = q["question"], world.guess(q)
+        assert g != "yes" and g in text, text
+        if g != q["answer"]:
+            assert text.index(g) < text.index(q["answer"]), f"{g!r} is not named first in {text!r}"
+    right = sum(world.guess(q) == q["answer"] for q in two_way)
+    assert 0 < right < len(two_way), "the guess is the first option, not the gold"
+    rest = [q for q in qs if q not in two_way]
+    assert rest and all(world.guess(q) == "yes" for q in rest)
+    assert world.floor(qs) == (right + sum(q["answer"] == "yes" for q in rest)) / len(qs)
