@@ -6,10 +6,12 @@
 Parts:
 - prompted:  Standard, CoT, Act, ReAct with the course's exemplars on the bundled base (`local`);
 - finetuned: the same four methods, each on its own adapter (`local:ft-METHOD`), zero-shot;
-- ablation:  the ReAct adapter trained with the loss on every token (`data/models/ft-react-all.gguf`);
 - transfer:  the ReAct adapter on the course's real-subject questions and wiki;
 - rescue:    for each failed fine-tuned ReAct trajectory, its first step whose action differs from the oracle's
              gets the oracle's thought there (`Agent.edit`), and the agent resumes: does it reach the gold?
+
+The loss-on-every-token ablation is measured on the test worlds, beside ReAct on the same questions
+(`worlds_eval.py --test --parts ablation`).
 
 Every run is a resumable results file under --out (a rerun skips what is done; model calls are cached on disk).
 The summary, with n, a Wilson 95% interval and the constant-answer baselines, goes to --out/summary.json.
@@ -83,7 +85,7 @@ def share(cases: list[dict]) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, default=world.SIZE, help="held-out questions (default all 200)")
-    p.add_argument("--parts", default="prompted,finetuned,ablation,transfer,rescue")
+    p.add_argument("--parts", default="prompted,finetuned,transfer,rescue")
     p.add_argument("--methods", default=",".join(METHODS))
     p.add_argument("--out", default="data/runs/finetune")
     a = p.parse_args(argv)
@@ -114,8 +116,6 @@ def main(argv=None) -> int:
             measure(f"world_prompted_{m}", m, "local", questions, wiki)
         if "finetuned" in parts:
             measure(f"world_ft_{m}", m, f"local:ft-{m}", questions, wiki)
-    if "ablation" in parts:
-        measure("world_ft_react_all", "react", f"local:+{Path('data/models/ft-react-all.gguf')}", questions, wiki)
     if "transfer" in parts:
         course = load_questions("hotpotqa")
         result["course"] = {"n": len(course), "baselines": constant(q["answer"] for q in course)}

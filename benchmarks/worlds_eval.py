@@ -15,6 +15,8 @@ phrasings that no training world uses). Parts:
            sentences, for choices about prose that never look at the 126;
 - rescue:  ReAct failures in the trained wording get the oracle's thought at their first wrong step
            (`Agent.edit`), split into "plan" edits (what to read next) and "conclusion" edits (the answer);
+- ablation: the ReAct adapter trained with the loss on every token, observations included (the paper's choice,
+           `data/models/ft-react-all.gguf`), in the trained wording, beside `local:ft-react` on the same questions;
 - files:   no model at all: the summary of whatever results files are already under --out/SPLIT/ (a run that
            was stopped early still reports what it has, world by world);
 - readme:  no model either: the README's figures block becomes the summary's tables (`runs.report`), so that no
@@ -44,6 +46,7 @@ from react_teach.runs.stats import rate  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
 
 METHODS = ("standard", "cot", "act", "react")
+ABLATION = f"local:+{Path('data/models/ft-react-all.gguf')}"  # the same data as ft-react, every token learned
 
 
 def kind(q: dict) -> str:
@@ -77,15 +80,31 @@ def report(runs: dict, questions: dict) -> dict:
     if len(out) == 2:  # the same questions side by side: which ones the wording alone turns
         pairs = [(a["em"], b["em"]) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
                  for a, b in _paired(runs[(s, "trained")], runs[(s, "heldout")])]
-        out["paired"] = {"n": len(pairs), "both": sum(a and b for a, b in pairs),
-                         "trained_only": sum(a and not b for a, b in pairs),
-                         "heldout_only": sum(b and not a for a, b in pairs),
-                         "neither": sum(not a and not b for a, b in pairs)}
+        out["paired"] = _counts(pairs, "trained", "heldout")
     return out
+
+
+def ablation(all_runs: dict, react_runs: dict, questions: dict, spec: str = ABLATION) -> dict:
+    """The loss-on-every-token adapter's figures (trained wording), and ft-react's on exactly the same questions."""
+    pairs = [(x, y) for k, rows in all_runs.items() for x, y in _paired(rows, react_runs.get(k, []))]
+    return {"llm": spec, "loss": "all", **report(all_runs, questions)["trained"],
+            "paired": {**_counts([(x["em"], y["em"]) for x, y in pairs], "all", "model"),
+                       "all": brief([x for x, _ in pairs]), "model": brief([y for _, y in pairs])}}
+
+
+def _counts(pairs: list[tuple], a: str, b: str) -> dict:
+    """How many (right under a, right under b) pairs are right in both, only under a, only under b, in neither."""
+    return {"n": len(pairs), "both": sum(x and y for x, y in pairs), f"{a}_only": sum(x and not y for x, y in pairs),
+            f"{b}_only": sum(y and not x for x, y in pairs), "neither": sum(not x and not y for x, y in pairs)}
 
 
 def _read(path: Path) -> list[dict]:
     return read_jsonl(path) if path.exists() else []  # a results file's header is skipped by read_jsonl
+
+
+def _done(path: Path, n: int | None = None) -> list[dict]:
+    """The first `n` answered rows of a results file (a question that raised is not a result)."""
+    return [r for r in _read(path) if "error" not in r][:n]
 
 
 def _paired(a: list[dict], b: list[dict]):
@@ -143,9 +162,13 @@ def main(argv=None) -> int:
     if "files" in parts:
         for m in methods:
             runs = {(s, wd): rows for (s, wd) in worlds
-                    if (rows := [r for r in _read(out / f"{m}_v{a.version}_w{s}_{wd}.jsonl") if "error" not in r][: a.n])}
+                    if (rows := _done(out / f"{m}_v{a.version}_w{s}_{wd}.jsonl", a.n))}
             if runs:
                 result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
+        if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
+                                             if (rows := _done(out / f"react-all_v{a.version}_w{s}_trained.jsonl"))}):
+            react = {k: _done(out / f"react_v{a.version}_w{k[0]}_trained.jsonl") for k in runs}
+            result["ablation"] = ablation(runs, react, questions, a.llm or ABLATION)
         save()
         print(json.dumps(result.get("methods", {}), indent=1))
         return readme(result, Path(a.readme)) if "readme" in parts else 0
@@ -187,6 +210,20 @@ def main(argv=None) -> int:
         result["rescue"] = {**share(cases), **parts_out, "cases": cases}
         for k, v in (("all", result["rescue"]), *parts_out.items()):
             print(f"edit rescue ({k}): {v['rescued']} of {v['failures']} ({v['share']}, ci95 {v['ci95']})")
+        save()
+    if "ablation" in parts:
+        llm, runs, react = llm_mod.from_spec(a.llm or ABLATION), {}, {}
+        for s in seeds:
+            w = worlds[(s, "trained")]
+            file = out / f"react-all_v{a.version}_w{s}_trained.jsonl"
+            runs[(s, "trained")] = rows = run("react", w.questions[: a.n], file, llm=llm, wiki=world.wiki(w),
+                                              progress=False)
+            react[(s, "trained")] = _done(out / f"react_v{a.version}_w{s}_trained.jsonl")
+            print(f"react-all world {s} trained  {rate(rows)['text']}", flush=True)
+        result["ablation"] = ablation(runs, react, questions, a.llm or ABLATION)
+        x = result["ablation"]["paired"]
+        print(f"ablation: on the same {x['n']} questions, every token {x['all']['em']} against the model's turns "
+              f"{x['model']['em']}")
         save()
     return readme(result, Path(a.readme)) if "readme" in parts else 0
 

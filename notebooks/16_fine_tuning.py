@@ -29,6 +29,7 @@ from react_teach import check, exercises, finetune, llm, world
 from react_teach.llm.adapters import SHIPPED, provenance
 from react_teach.agent import Agent
 from react_teach.data import data_dir
+from react_teach.runs import report
 
 ex = exercises.of("fine_tuning")
 train_world = world.generate(world.TRAIN_SEEDS[0], world.SIZE)
@@ -63,6 +64,29 @@ def show(segs):
 
 
 show(finetune.segments(finetune.training_text(oracle, "react"), "react"))
+
+# %% [markdown]
+# Does the choice matter? `ft-react-all` is the same ReAct adapter trained on the same data with the loss on every
+# token. `benchmarks/worlds_eval.py --test --parts ablation` asked it questions from the test worlds (section 5), and
+# here it stands beside `ft-react` on exactly the same questions.
+
+# %%
+models = data_dir() / "models"
+every, own = (json.loads((models / f"{name}.json").read_text()) for name in ("ft-react-all", "ft-react"))
+same = report.summary("test")["ablation"]["paired"]
+print(f"loss on every token        ({every['loss']:5s}, {every['examples']} examples): EM {report.cell(same['all'])}")
+print(f"loss on the model's turns  ({own['loss']:5s}, {own['examples']} examples): EM {report.cell(same['model'])}")
+print(f"the same {same['n']} questions: right with both {same['both']}, only with every token {same['all_only']}, "
+      f"only with the model's turns {same['model_only']}, with neither {same['neither']}")
+check(every["data_sha256"] == own["data_sha256"] and every["steps"] == own["steps"],
+      "the two adapters learned from the same examples in the same number of steps")
+check(same["model_only"] > same["all_only"] and same["all"]["ci95"][1] > same["model"]["ci95"][0],
+      "learning the observations too costs a few questions here, within overlapping intervals")
+
+# %% [markdown]
+# The observations are the environment's text: at inference the model never writes them, so learning to predict
+# them spends part of a small adapter on something it will not use. Here that costs a few points, though the two
+# intervals overlap. The paper trained on whole trajectories and did not report this comparison.
 
 # %% [markdown]
 # ## 3 · A fine-tune you can watch
@@ -137,7 +161,6 @@ from IPython.display import Markdown, display
 
 from react_teach.checks.fine_tuning import above_floor, summary_floor
 from react_teach.data import read_jsonl
-from react_teach.runs import report
 from react_teach.runs.stats import wilson
 from react_teach.score import exact_match
 

@@ -41,3 +41,5 @@ def test_the_fine_tuning_notebook_shows_the_committed_test_summary_with_each_met
     for method, figures in summary["methods"].items():
         assert f"on its {figures['trained']['pooled']['n']} test questions" in text, method
     assert "ReAct - Act:" in text and "guessing floor" in text
+    same = summary["ablation"]["paired"]  # the loss ablation, on the questions both adapters answered
+    assert f"EM {report.cell(same['all'])}" in text and f"EM {report.cell(same['model'])}" in text

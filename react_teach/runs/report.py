@@ -70,8 +70,8 @@ def types_table(s: dict, method: str = "react") -> str:
 
 
 def lines(s: dict) -> list[str]:
-    """The figures that are not tables: the paired wordings, the real-subject transfer, the prose dev set and the
-    thought edits, each where the summary has it."""
+    """The figures that are not tables: the paired wordings, the real-subject transfer, the prose dev set, the
+    loss ablation and the thought edits, each where the summary has it."""
     out = []
     if p := s.get("methods", {}).get("react", {}).get("paired"):
         out.append(f"- The same {p['n']} questions in both wordings: right in both {p['both']}, only in the trained "
@@ -81,6 +81,10 @@ def lines(s: dict) -> list[str]:
         if b := s.get(key):
             out.append(f"- ReAct on {what}: {cell(b)} (always \"yes\" {b['baselines']['always yes']:.3f}, always "
                        f"\"no\" {b['baselines']['always no']:.3f}).")
+    if x := s.get("ablation"):
+        out.append(f"- ReAct trained with the loss on every token, observations included (the paper's choice), on "
+                   f"{x['paired']['n']} of the same questions in the trained wording: {cell(x['paired']['all'])}, "
+                   f"against {cell(x['paired']['model'])} with the loss on the model's own turns.")
     if r := s.get("rescue"):
         for kind, what in (("plan", "says only what to read next"), ("conclusion", "states the conclusion")):
             if (x := r.get(kind)) and x["failures"]:

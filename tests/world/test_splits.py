@@ -249,6 +249,20 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tm
     assert "typed by hand" not in text and text.startswith("# Course\n") and text.endswith("\n\nThe rest.\n")
     assert block(text) == markdown(json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text()))
     assert f"| ReAct | {react['trained']['pooled']['em']:.3f} [" in text
+    # the loss ablation: another adapter (a script that always says "no") on the same questions as ReAct's
+    no = tmp_path / "no.jsonl"
+    no.write_text((json.dumps(" I will say no.\nAction 1: Finish[no]") + "\n") * 12, encoding="utf-8")
+    assert bench["main"](["--dev", "--worlds", "2", "--n", "6", "--llm", f"script:{no}", "--parts", "ablation",
+                          "--out", str(tmp_path / "runs")]) == 0
+    x = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["ablation"]
+    assert x["paired"]["n"] == x["pooled"]["n"] == 12 and x["llm"] == f"script:{no}"
+    assert x["paired"]["all"]["em"] == x["pooled"]["em"] == x["pooled"]["baselines"]["always no"]
+    assert x["paired"]["model"]["em"] == react["trained"]["pooled"]["em"] != x["paired"]["all"]["em"]
+    assert bench["main"](argv[:-4] + ["--parts", "files,ablation,readme", "--out", str(tmp_path / "runs"),
+                                      "--readme", str(readme)]) == 0
+    again = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["ablation"]
+    assert {k: again[k] for k in ("paired", "pooled", "worlds")} == {k: x[k] for k in ("paired", "pooled", "worlds")}
+    assert "with the loss on the model's own turns" in readme.read_text()
     with pytest.raises(SystemExit) as e:
         bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
     assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err
