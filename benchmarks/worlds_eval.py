@@ -46,7 +46,7 @@ from react_teach.runs.stats import rate  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
 
 METHODS = ("standard", "cot", "act", "react")
-ABLATION = f"local:+{Path('data/models/ft-react-all.gguf')}"  # the same data as ft-react, every token learned
+ABLATION = "local:+data/models/ft-react-all.gguf"  # the same data as ft-react, every token learned
 
 
 def kind(q: dict) -> str:
@@ -159,16 +159,22 @@ def main(argv=None) -> int:
     def save() -> None:
         write_atomic(path, json.dumps(result, indent=1) + "\n")
 
+    def results(m: str, s: int, wd: str = "trained") -> Path:  # one results file: a method, a world, a wording
+        return out / f"{m}_v{a.version}_w{s}_{wd}.jsonl"
+
+    def ablate(runs: dict) -> None:  # the run and the files part both end here: ft-react's rows beside each world's
+        result["ablation"] = ablation(runs, {k: _done(results("react", k[0])) for k in runs}, questions,
+                                      a.llm or ABLATION)
+
     if "files" in parts:
         for m in methods:
             runs = {(s, wd): rows for (s, wd) in worlds
-                    if (rows := _done(out / f"{m}_v{a.version}_w{s}_{wd}.jsonl", a.n))}
+                    if (rows := _done(results(m, s, wd), a.n))}
             if runs:
                 result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
         if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
-                                             if (rows := _done(out / f"react-all_v{a.version}_w{s}_trained.jsonl"))}):
-            react = {k: _done(out / f"react_v{a.version}_w{k[0]}_trained.jsonl") for k in runs}
-            result["ablation"] = ablation(runs, react, questions, a.llm or ABLATION)
+                                             if (rows := _done(results("react-all", s)))}):
+            ablate(runs)
         save()
         print(json.dumps(result.get("methods", {}), indent=1))
         return readme(result, Path(a.readme)) if "readme" in parts else 0
@@ -178,7 +184,7 @@ def main(argv=None) -> int:
         runs = {}
         for (s, wd), w in worlds.items():
             started = time.perf_counter()
-            runs[(s, wd)] = rows = run(m, w.questions[: a.n], out / f"{m}_v{a.version}_w{s}_{wd}.jsonl",
+            runs[(s, wd)] = rows = run(m, w.questions[: a.n], results(m, s, wd),
                                        llm=models[m], wiki=world.wiki(w), progress=False)
             print(f"{m:8s} world {s} {wd:8s} {rate(rows)['text']} ({time.perf_counter() - started:.0f} s)",
                   flush=True)
@@ -202,7 +208,7 @@ def main(argv=None) -> int:
         cases, parts_out = [], {}
         for (s, wd), w in worlds.items():
             if wd == "trained":
-                rows = run("react", w.questions[: a.n], out / f"react_v{a.version}_w{s}_{wd}.jsonl",
+                rows = run("react", w.questions[: a.n], results("react", s, wd),
                            llm=models["react"], wiki=world.wiki(w), progress=False)
                 cases += rescue(rows, w, world.wiki(w), models["react"])["cases"]
         from finetune_eval import share
@@ -212,15 +218,13 @@ def main(argv=None) -> int:
             print(f"edit rescue ({k}): {v['rescued']} of {v['failures']} ({v['share']}, ci95 {v['ci95']})")
         save()
     if "ablation" in parts:
-        llm, runs, react = llm_mod.from_spec(a.llm or ABLATION), {}, {}
+        llm, runs = llm_mod.from_spec(a.llm or ABLATION), {}
         for s in seeds:
             w = worlds[(s, "trained")]
-            file = out / f"react-all_v{a.version}_w{s}_trained.jsonl"
-            runs[(s, "trained")] = rows = run("react", w.questions[: a.n], file, llm=llm, wiki=world.wiki(w),
-                                              progress=False)
-            react[(s, "trained")] = _done(out / f"react_v{a.version}_w{s}_trained.jsonl")
+            runs[(s, "trained")] = rows = run("react", w.questions[: a.n], results("react-all", s), llm=llm,
+                                              wiki=world.wiki(w), progress=False)
             print(f"react-all world {s} trained  {rate(rows)['text']}", flush=True)
-        result["ablation"] = ablation(runs, react, questions, a.llm or ABLATION)
+        ablate(runs)
         x = result["ablation"]["paired"]
         print(f"ablation: on the same {x['n']} questions, every token {x['all']['em']} against the model's turns "
               f"{x['model']['em']}")

@@ -31,6 +31,7 @@ from react_teach.agent import Agent
 from react_teach.data import data_dir
 from react_teach.runs import report
 
+test = report.summary("test")  # benchmarks/worlds_eval.py --test: every test-world figure below
 ex = exercises.of("fine_tuning")
 train_world = world.generate(world.TRAIN_SEEDS[0], world.SIZE)
 train_wiki = world.wiki(train_world)
@@ -71,9 +72,8 @@ show(finetune.segments(finetune.training_text(oracle, "react"), "react"))
 # here it stands beside `ft-react` on exactly the same questions.
 
 # %%
-models = data_dir() / "models"
-every, own = (json.loads((models / f"{name}.json").read_text()) for name in ("ft-react-all", "ft-react"))
-same = report.summary("test")["ablation"]["paired"]
+every, own = provenance("ft-react-all"), provenance("ft-react")
+same = test["ablation"]["paired"]
 print(f"loss on every token        ({every['loss']:5s}, {every['examples']} examples): EM {report.cell(same['all'])}")
 print(f"loss on the model's turns  ({own['loss']:5s}, {own['examples']} examples): EM {report.cell(same['model'])}")
 print(f"the same {same['n']} questions: right with both {same['both']}, only with every token {same['all_only']}, "
@@ -164,7 +164,6 @@ from react_teach.data import read_jsonl
 from react_teach.runs.stats import wilson
 from react_teach.score import exact_match
 
-test = report.summary("test")
 display(Markdown(report.methods_table(test)))
 names = finetune.METHODS[::-1]  # standard, cot, act, react: the order of the paper's Figure 3
 floors = {m: summary_floor(test, m) for m in names}

@@ -64,7 +64,7 @@ from .wordings import SPLITS
 
 __all__ = ["DEV_SEEDS", "HELDOUT_SEED", "MAX_SIZE", "NEVER_TRAIN", "OCCUPATIONS", "SIZE", "TEST_SEEDS",
            "TRAIN_SEEDS", "V1_TRAIN_WORLDS", "VERSIONS", "World", "build", "check_seed", "check_trainable", "floor", "generate",
-           "guess", "oracle", "parse_seed", "question", "parse_spec", "spec", "wiki"]
+           "guess", "oracle", "parse_seed", "parse_spec", "question", "spec", "wiki"]
 
 MAX_SIZE = 5000  # questions per world; the names and the build time grow with it
 SIZE = 200  # the size of a world named by its seed alone (`world:SEED`)
