@@ -70,13 +70,17 @@ def report(runs: dict, questions: dict) -> dict:
             continue
         worlds = {str(s): brief(rs) for (s, wd), rs in runs.items() if wd == wording}
         ems = [v["em"] for v in worlds.values()]
-        types = {}
+        types, shapes = {}, {}
         for (s, wd), rs in runs.items():
             for r in rs if wd == wording else ():
-                types.setdefault(kind(questions[(s, r["id"])]), []).append(r)
+                q = questions[(s, r["id"])]
+                types.setdefault(kind(q), []).append(r)
+                if "shape" in q:  # data version 2: a type hides its shapes (comparison is three of them)
+                    shapes.setdefault(q["shape"], []).append(r)
         out[wording] = {"pooled": {**brief(rows), "seconds_per_question": summary(rows)["seconds_per_question"]},
                         "worlds": worlds, "spread": [min(ems), max(ems)],
-                        "by_type": {k: brief(v) for k, v in sorted(types.items())}}
+                        "by_type": {k: brief(v) for k, v in sorted(types.items())},
+                        **({"by_shape": {k: brief(v) for k, v in sorted(shapes.items())}} if shapes else {})}
     if len(out) == 2:  # the same questions side by side: which ones the wording alone turns
         pairs = [(a["em"], b["em"]) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
                  for a, b in _paired(runs[(s, "trained")], runs[(s, "heldout")])]

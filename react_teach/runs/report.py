@@ -25,6 +25,8 @@ MARKERS = ("<!-- worlds_eval summary: begin (python benchmarks/worlds_eval.py --
            "<!-- worlds_eval summary: end -->")
 NAMES = {"react": "ReAct", "act": "Act", "cot": "CoT", "standard": "Standard"}
 TYPES = {"bridge2": "bridge, 2 hops", "bridge3": "bridge, 3 hops", "comparison": "comparison", "yesno": "yes/no"}
+# the three shapes a comparison comes in (data version 2): one figure for all three would hide the weakest
+COMPARISONS = {"first": "which came first", "both": "are both", "gap": "how many years apart"}
 
 
 def summary(split: str) -> dict:
@@ -59,13 +61,26 @@ def methods_table(s: dict) -> str:
 
 
 def types_table(s: dict, method: str = "react") -> str:
-    """One method's EM by question type, in both wordings, with always "yes" beside each type."""
+    """One method's EM by question type, in both wordings, with always "yes" beside each type; below comparison,
+    each of its shapes where the summary has them.
+
+        >>> b = {"n": 2, "em": 0.5, "ci95": [0.1, 0.9], "baselines": {"always yes": 0.0, "always no": 0.0}}
+        >>> part = {"by_type": {"comparison": b}, "by_shape": {"gap": {**b, "em": 0.0}}}
+        >>> print(types_table({"methods": {"react": {"trained": part}}}).splitlines()[-1])
+        | comparison: how many years apart | 0.000 [0.100, 0.900] n=2 | - | 0.000 |
+    """
     m = s["methods"][method]
     rows = [f"| {NAMES[method]}, by type | trained wording | held-out wording | always \"yes\" |", "|---|---|---|---|"]
-    for t, name in TYPES.items():
-        tr, ho = (m.get(w, {}).get("by_type", {}).get(t) for w in ("trained", "heldout"))
+
+    def row(key: str, t: str, name: str) -> None:
+        tr, ho = (m.get(w, {}).get(key, {}).get(t) for w in ("trained", "heldout"))
         if tr or ho:
             rows.append(f"| {name} | {cell(tr)} | {cell(ho)} | {(tr or ho)['baselines']['always yes']:.3f} |")
+
+    for t, name in TYPES.items():
+        row("by_type", t, name)
+        for shape, what in COMPARISONS.items() if t == "comparison" else ():
+            row("by_shape", shape, f"comparison: {what}")
     return "\n".join(rows)
 
 

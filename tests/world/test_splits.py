@@ -209,7 +209,7 @@ def test_version_1_is_the_default_and_has_one_wording():
         world.generate(3, 20, version=3)
 
 
-def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tmp_path, capsys):
+def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by_shape(tmp_path, capsys):
     """A model that always answers "yes" (a script, one completion per question) must score exactly the always-yes
     baseline, pooled, per world and per type, in both wordings, and the pairing must count every question; the
     README's figures block then becomes the summary's tables, and nothing around it changes."""
@@ -232,9 +232,14 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_and_by_type(tm
     assert out["split"] == "dev" and out["seeds"] == list(world.DEV_SEEDS[:2]) and "course" not in out
     react = out["methods"]["react"]
     for wording in ("trained", "heldout"):
-        figures = [react[wording]["pooled"], *react[wording]["worlds"].values(), *react[wording]["by_type"].values()]
+        figures = [react[wording]["pooled"], *react[wording]["worlds"].values(), *react[wording]["by_type"].values(),
+                   *react[wording]["by_shape"].values()]
         assert all(f["em"] == f["baselines"]["always yes"] for f in figures), wording
         assert react[wording]["pooled"]["n"] == 12 and sum(f["n"] for f in react[wording]["by_type"].values()) == 12
+        shapes = react[wording]["by_shape"]  # a comparison's shapes add up to the comparison type
+        assert sum(f["n"] for f in shapes.values()) == 12 and set(shapes) <= set(world.SHAPES)
+        assert sum(shapes[k]["n"] for k in ("first", "both", "gap") if k in shapes) == \
+            react[wording]["by_type"].get("comparison", {"n": 0})["n"]
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
     assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
