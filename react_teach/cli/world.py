@@ -59,7 +59,7 @@ def cmd_finetune(a) -> int:
             raise ValueError(f"--{name} must be above 0, not {getattr(a, name)}")
     weigh = tuple(parse_weigh(w) for w in a.weigh or ())
     if weigh and a.data == 1:
-        raise ValueError("--weigh needs --data 2: data version 1 is the shipped adapters' data, as it was")
+        raise ValueError("--weigh needs --data 2 or 3: data version 1 is the first generator's data, as it was")
     try:  # torch is the optional training extra: only this verb needs it, and `--help` must not load it
         from react_teach import finetune
         from react_teach.finetune.torch_llama import torch
@@ -107,8 +107,9 @@ def add(sub) -> None:
     q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
     q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
     q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
-    q.add_argument("--data", type=int, default=1, choices=(1, 2),
-                   help="data version: 1, the shipped adapters' data; 2, many wordings (the next training)")
+    q.add_argument("--data", type=int, default=1, choices=(1, 2, 3),
+                   help="data version: 1, the first generator's data; 2, many wordings; 3, version 2 with each check "
+                        "written out (differences column by column, years digit by digit)")
     q.add_argument("--course", type=int, default=0,
                    help="add this many hand-written course-corpus questions (natural prose, training split: up to 423; "
                         "default 0, none)")
@@ -116,7 +117,7 @@ def add(sub) -> None:
                    help="train on each of those course questions this many times, in other thoughts each time "
                         "(weighs the prose up; default 1)")
     q.add_argument("--weigh", action="append", metavar="SHAPE=K",
-                   help="data 2: multiply the share of one question shape by K (bridge3=2; repeat for others), "
+                   help="data 2 or 3: multiply the share of one question shape by K (bridge3=2; repeat for others), "
                         "or of the questions answered by a lookup (lookup=2)")
     q.add_argument("--loss", default="model", choices=("model", "all"),
                    help="learn the model's tokens only (default) or the observations too (the paper's choice)")

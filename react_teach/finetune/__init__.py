@@ -324,8 +324,10 @@ def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str 
     """Training text for `method` from the oracle trajectories of the training worlds (never a dev or test one).
 
     Questions are taken round-robin across the seeds, so that a small `n` still sees every world. `version` 1 is
-    the data of the shipped adapters (their provenance hashes it); `version` 2 is the varied data the next training
-    uses (`world.generate(..., version=2)`). Only the trained wordings may be learned: any other is refused.
+    the first generator's data; `version` 2 the varied data (`world.generate(..., version=2)`); `version` 3 the same
+    questions as 2 with each check written out before its verdict (`training_set.oracle_trajectories`). A shipped
+    adapter's provenance names its version and hashes its data. Only the trained wordings may be learned: any other
+    is refused.
     `course` > 0 adds the first `course` hand-written questions over the course corpus (`course_data`, natural
     prose from articles the course's test does not use) after the world ones; 0, the default, adds nothing, so
     the shipped adapters' data stays the same bytes. `course_times` > 1 weighs the prose up: each of those

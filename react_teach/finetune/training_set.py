@@ -20,6 +20,9 @@ from react_teach.world.wordings import is_in
 # A weigh key that is no shape: the questions the oracle answers with a Lookup (`world.oracle.needs_lookup`). They are
 # one in seven, and a model trained on that share never looked up on dev (0 of the 20 dev questions that need it).
 LOOKUP = "lookup"
+# Training data version -> the world version its questions come from. 3 asks version 2's questions and differs
+# only in how the oracle's last thought checks (written out: see `world.varied.conclude`).
+DATA_VERSIONS = {1: 1, 2: 2, 3: 2}
 
 
 def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
@@ -61,13 +64,24 @@ def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
 def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: str = "trained", weigh: tuple = ()
                         ) -> tuple[Trajectory, ...]:
     """The first `n` oracle trajectories, round-robin over the training worlds (version 1: the first 12, as the
-    shipped adapters read them); the four formats share them. `weigh` (version 2) changes which questions are
-    taken, not their order (`pick`)."""
+    shipped adapters read them); the four formats share them. `weigh` (version 2 and up) changes which questions
+    are taken, not their order (`pick`). Data `version` 3 is version 2's worlds and questions with every check
+    written out before its verdict (``world.oracle(..., written=True)``): the same questions, other last thoughts.
+
+        >>> a, b = (oracle_trajectories(20, (1,), v) for v in (2, 3))
+        >>> [t.question for t in a] == [t.question for t in b]
+        True
+        >>> [t.steps[-1].thought for t in b if "minus" in t.steps[-1].thought][0].split(": ")[1][:28]
+        'units 1 - 9, borrow, 11 - 9 '
+    """
+    if version not in DATA_VERSIONS:
+        raise ValueError(f"no training data version {version!r}: there are {', '.join(map(str, DATA_VERSIONS))}")
     if weigh and version == 1:  # refused before any world is built
-        raise ValueError("weigh needs data version 2: version 1 is the shipped adapters' data, as it was")
+        raise ValueError("weigh needs data version 2 or 3: version 1 is the shipped adapters' data, as it was")
     seeds = seeds or (world.TRAIN_SEEDS if version > 1 else world.TRAIN_SEEDS[:world.V1_TRAIN_WORLDS])
     world.check_trainable(seeds, wording)
-    worlds = [world.generate(s, world.SIZE, version, wording) for s in seeds[:n]]  # n < len(seeds) reads n worlds
+    worlds = [world.generate(s, world.SIZE, DATA_VERSIONS[version], wording) for s in seeds[:n]]  # n < len(seeds)
+    #                                                                                                reads n worlds
     plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
     if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
         raise ValueError("a training question is worded in a held-out template: never train on it")
@@ -76,4 +90,4 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
     # with ``lookup`` weighed, a question the oracle answers by a lookup counts as that, whatever its shape
     by_lookup = any(k == LOOKUP for k, _ in weigh)
     chosen = pick([LOOKUP if by_lookup and needs_lookup(w, q) else q.get("shape", "") for w, _, q in order], n, weigh)
-    return tuple(world.oracle(w, q, wk) for w, wk, q in (order[i] for i in chosen))
+    return tuple(world.oracle(w, q, wk, written=version == 3) for w, wk, q in (order[i] for i in chosen))

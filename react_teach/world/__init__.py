@@ -208,9 +208,11 @@ def wiki(w: World):
     return LocalWiki.from_articles(w.articles)
 
 
-def oracle(w: World, question: dict, wiki=None):
-    """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`."""
-    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w))
+def oracle(w: World, question: dict, wiki=None, written: bool = False):
+    """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`.
+    `written` (version 2 worlds: training data version 3) writes out each check before its verdict
+    (`varied.conclude`)."""
+    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written)
 
 
 def question(qid: str, version: int = 1, wording: str = "trained") -> tuple[World, dict]:

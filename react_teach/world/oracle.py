@@ -150,9 +150,11 @@ def recovery(r: random.Random, typed: str, title: str) -> str:
                      f"{typed} is not a title, but the similar titles list {title}. I need to search {title}."])
 
 
-def trajectory(w: World, q: dict, wiki) -> Trajectory:
+def trajectory(w: World, q: dict, wiki, written: bool = False) -> Trajectory:
     qid = q["id"]
     plan = dict(w.plans[qid])
+    if written and "spec" not in plan:
+        raise ValueError(f"{qid}: written checks need a version 2 world (version 1 stays as the first adapters read it)")
     ents = w.entities
     task = "fever" if "claim" in q else "hotpotqa"
     if task == "fever" and plan["reads"][0][1] is None:
@@ -219,5 +221,5 @@ def trajectory(w: World, q: dict, wiki) -> Trajectory:
     if "spec" not in plan:  # version 1, as the shipped adapters learned it: no line after the Finish
         steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
     else:  # version 2: its Finish gets the tool's reply, so a model learns to stop at "Observation k:"
-        act(conclude(plan, ents, facts), f"Finish[{answer}]")
+        act(conclude(plan, ents, facts, written), f"Finish[{answer}]")
     return Trajectory(q.get("question", q.get("claim")), steps, answer, task=task)

@@ -164,7 +164,7 @@ def aim(plan: dict) -> str:
             "gap": "Then I subtract the earlier year from the later one."}.get(kind, "")
 
 
-def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
+def conclude(plan: dict, ents: dict, facts: list[str], written: bool = False) -> str:
     """The oracle's last thought: it states the fact just read in its own words, then says the answer.
 
     It opens as every thought after a read opens, with that fact ("Lathasby lies on the Topir river."), so whether
@@ -181,6 +181,17 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
     >>> conclude({"kind": "first", "check": ("first", "founded"), "answer": "Gezinby",
     ...           "reads": [("Drelilgard", "founded", "Drelilgard"), ("Gezinby", "founded", "Gezinby")]}, towns, [])
     'The years are 1398 (Drelilgard) and 1390 (Gezinby). The earlier is 1390 (Gezinby), so the answer is Gezinby.'
+
+    `written` (data version 3) writes each check out before the verdict: a difference of years column by column
+    (`written_subtraction`), two years digit by digit (`written_comparison`), and the value read beside the value
+    asked ("Avimondale is not Thobralmere"). On dev the shipped adapter, which writes "1550 minus 1433 is" and then
+    a number, got none of 20 how-many-years questions right, and said "1881 is not before 1909".
+
+    >>> conclude({"kind": "first", "check": ("first", "founded"), "answer": "Gezinby",
+    ...           "reads": [("Drelilgard", "founded", "Drelilgard"), ("Gezinby", "founded", "Gezinby")]}, towns, [],
+    ...          written=True)  # doctest: +NORMALIZE_WHITESPACE
+    'The years are 1398 (Drelilgard) and 1390 (Gezinby). Comparing 1398 with 1390 from the left: 1 = 1, 3 = 3, 9 = 9,
+     8 > 0, so the earlier is 1390 (Gezinby). So the answer is Gezinby.'
     """
     kind, check, ans = plan["kind"], plan["check"], plan["answer"]
     if kind in ("first", "gap", "both"):  # two pages decide these, one page the others
@@ -196,14 +207,75 @@ def conclude(plan: dict, ents: dict, facts: list[str]) -> str:
         (vx, x), (vy, _) = sorted(((va, a), (vb, b)), key=lambda p: int(p[0]))
         listed = f"The years are {va} ({a}) and {vb} ({b})."
         if kind == "gap":
+            if written:
+                return f"{listed} {written_subtraction(int(vy), int(vx))} So the answer is {ans}."
             return f"{listed} {vy} minus {vx} is {ans}, so the answer is {ans}."
+        if written:  # in the order read: which is earlier is decided at the first digit that differs, not before
+            return f"{listed} {written_comparison(int(va), int(vb))}, so the earlier is {vx} ({x}). So the answer is {ans}."
         return f"{listed} The earlier is {vx} ({x}), so the answer is {ans}."
     head = f"{facts[-1]}."  # one page decides the rest: its fact opens the thought
     if kind == "yesno":
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]
+        verdict = "is" if ans == "yes" else "is not"
         if check[1] == "before":
+            if written:
+                return f"{head} {written_comparison(int(true), int(v))}, so {true} {verdict} before {v}. So the " \
+                       f"answer is {ans}."
             return f"{head} {true} is {'before' if ans == 'yes' else 'not before'} {v}, so the answer is {ans}."
+        if written:  # the value read, then the value asked: the verdict sits between the two names it compares
+            return f"{head} {true} {verdict} {v}, so the answer is {ans}."
         return f"{head} That is {v}, so the answer is yes." if ans == "yes" else \
             f"{head} That is not {v}, so the answer is no."
     return f"{head} So the answer is {ans}."
+
+
+COLUMNS = ("units", "tens", "hundreds", "thousands")
+
+
+def written_subtraction(top: int, bottom: int) -> str:
+    """`top` minus `bottom` as it is done on paper: one column at a time from the units, each borrow said.
+
+    Every step is a fact about single digits, which a small model knows; the difference is then read off the
+    columns. Years only: four digits at most.
+
+    >>> written_subtraction(1550, 1433)
+    '1550 minus 1433: units 0 - 3, borrow, 10 - 3 = 7; tens 5 - 1 - 3 = 1; hundreds 5 - 4 = 1; thousands 1 - 1 = 0. That is 117.'
+    >>> written_subtraction(2003, 1999).split(": ")[1].split("; ")[1]
+    'tens 0 - 1 - 9, borrow, 10 - 1 - 9 = 0'
+    """
+    a, b = str(top), str(bottom)
+    if not 0 <= bottom <= top or len(a) > len(COLUMNS):
+        raise ValueError(f"written_subtraction takes two years, the later first, not {top} and {bottom}")
+    b = b.rjust(len(a), "0")
+    steps, borrow = [], 0
+    for name, x, y in zip(COLUMNS, map(int, reversed(a)), map(int, reversed(b))):
+        less = f" - {borrow}" if borrow else ""
+        if x - borrow < y:  # this column takes ten from the next one
+            steps.append(f"{name} {x}{less} - {y}, borrow, {x + 10}{less} - {y} = {x + 10 - borrow - y}")
+            borrow = 1
+        else:
+            steps.append(f"{name} {x}{less} - {y} = {x - borrow - y}")
+            borrow = 0
+    return f"{top} minus {bottom}: {'; '.join(steps)}. That is {top - bottom}."
+
+
+def written_comparison(a: int, b: int) -> str:
+    """Two years compared digit by digit from the left, up to the first digit that differs.
+
+    >>> written_comparison(1881, 1909)
+    'Comparing 1881 with 1909 from the left: 1 = 1, 8 < 9'
+    >>> written_comparison(1753, 1753)
+    'Comparing 1753 with 1753 from the left: 1 = 1, 7 = 7, 5 = 5, 3 = 3, the same year'
+    """
+    x, y = str(a), str(b)
+    if len(x) != len(y):
+        raise ValueError(f"written_comparison takes two years of as many digits, not {a} and {b}")
+    said = []
+    for p, q in zip(x, y):
+        said.append(f"{p} {'=' if p == q else '<' if p < q else '>'} {q}")
+        if p != q:
+            break
+    else:
+        said.append("the same year")
+    return f"Comparing {a} with {b} from the left: {', '.join(said)}"

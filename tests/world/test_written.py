@@ -1,0 +1,66 @@
+"""Data version 3: the oracle writes each check out before its verdict, and every check it writes is right."""
+import random
+import re
+
+import pytest
+
+from react_teach import world
+from react_teach.finetune.training_set import oracle_trajectories
+from react_teach.world.varied import written_comparison, written_subtraction
+
+
+def test_a_written_subtraction_is_right_column_by_column_for_any_two_years():
+    r = random.Random(3)
+    pairs = [(2003, 1999), (1604, 1604), (2010, 1951), (1000, 999)] + \
+        [tuple(sorted((r.randint(1000, 2030), r.randint(1000, 2030)), reverse=True)) for _ in range(3000)]
+    for top, bottom in pairs:
+        text = written_subtraction(top, bottom)
+        assert text.endswith(f"That is {top - bottom}."), text
+        steps = text.split(": ", 1)[1].split(". That is")[0].split("; ")
+        digits = [int(re.search(r"= (\d+)$", s).group(1)) for s in steps]
+        assert all(0 <= d <= 9 for d in digits), text  # each column gives one digit
+        assert int("".join(map(str, reversed(digits)))) == top - bottom, text  # and the columns read back
+        for s in steps:  # each stated step is true arithmetic
+            for left, right in re.findall(r"(\d+(?: - \d+)+) = (\d+)", s):
+                assert eval(left) == int(right), s  # noqa: S307: our own digits and minus signs
+    with pytest.raises(ValueError, match="the later first"):
+        written_subtraction(1433, 1550)
+
+
+def test_a_written_comparison_decides_at_the_first_digit_that_differs():
+    r = random.Random(4)
+    for _ in range(3000):
+        a, b = r.randint(1000, 2030), r.randint(1000, 2030)
+        text = written_comparison(a, b)
+        said = text.split(": ")[1].split(", ")
+        last = said[-1]
+        if a == b:
+            assert last == "the same year"
+        else:
+            x, sign, y = last.split()
+            assert x != y and (sign == "<") == (a < b), text
+            assert all(" = " in s for s in said[:-1])  # equal digits up to that one
+
+
+def test_data_version_3_asks_the_same_questions_and_changes_only_the_checking_thought():
+    two, three = (oracle_trajectories(60, (1, 2, 3), v) for v in (2, 3))
+    w = {s: world.generate(s, world.SIZE, 2) for s in (1, 2, 3)}
+    shape = {q["question"]: q["shape"] for x in w.values() for q in x.questions}
+    changed = set()
+    for a, b in zip(two, three):
+        assert a.question == b.question and a.answer == b.answer
+        assert [(s.action, s.observation) for s in a.steps] == [(s.action, s.observation) for s in b.steps]
+        assert [s.thought for s in a.steps[:-1]] == [s.thought for s in b.steps[:-1]]
+        if a.steps[-1].thought != b.steps[-1].thought:
+            changed.add(shape[a.question])
+        last = b.steps[-1].thought
+        if shape[a.question] == "gap":
+            assert "units" in last and f"That is {a.answer}." in last
+        if shape[a.question] == "first":
+            assert "Comparing" in last and "so the earlier is" in last
+    assert changed == {"gap", "first", "yesno"}  # bridges and "are both" keep their thoughts
+    with pytest.raises(ValueError, match="written checks need a version 2 world"):
+        w1 = world.generate(1, 20)
+        world.oracle(w1, w1.questions[0], written=True)
+    with pytest.raises(ValueError, match="no training data version 4"):
+        oracle_trajectories(4, (1,), 4)
