@@ -154,7 +154,8 @@ def trajectory(w: World, q: dict, wiki, written: bool = False) -> Trajectory:
     qid = q["id"]
     plan = dict(w.plans[qid])
     if written and "spec" not in plan:
-        raise ValueError(f"{qid}: written checks need a version 2 world (version 1 stays as the first adapters read it)")
+        raise ValueError(f"{qid}: written checks need a version 2 world (version 1 stays as the first adapters "
+                         "read it)")
     ents = w.entities
     task = "fever" if "claim" in q else "hotpotqa"
     if task == "fever" and plan["reads"][0][1] is None:

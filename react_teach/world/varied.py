@@ -211,7 +211,8 @@ def conclude(plan: dict, ents: dict, facts: list[str], written: bool = False) ->
                 return f"{listed} {written_subtraction(int(vy), int(vx))} So the answer is {ans}."
             return f"{listed} {vy} minus {vx} is {ans}, so the answer is {ans}."
         if written:  # in the order read: which is earlier is decided at the first digit that differs, not before
-            return f"{listed} {written_comparison(int(va), int(vb))}, so the earlier is {vx} ({x}). So the answer is {ans}."
+            return f"{listed} {written_comparison(int(va), int(vb))}, so the earlier is {vx} ({x}). So the " \
+                   f"answer is {ans}."
         return f"{listed} The earlier is {vx} ({x}), so the answer is {ans}."
     head = f"{facts[-1]}."  # one page decides the rest: its fact opens the thought
     if kind == "yesno":
@@ -239,8 +240,11 @@ def written_subtraction(top: int, bottom: int) -> str:
     Every step is a fact about single digits, which a small model knows; the difference is then read off the
     columns. Years only: four digits at most.
 
-    >>> written_subtraction(1550, 1433)
-    '1550 minus 1433: units 0 - 3, borrow, 10 - 3 = 7; tens 5 - 1 - 3 = 1; hundreds 5 - 4 = 1; thousands 1 - 1 = 0. That is 117.'
+    >>> print(written_subtraction(1550, 1433).replace("; ", ";\\n"))
+    1550 minus 1433: units 0 - 3, borrow, 10 - 3 = 7;
+    tens 5 - 1 - 3 = 1;
+    hundreds 5 - 4 = 1;
+    thousands 1 - 1 = 0. That is 117.
     >>> written_subtraction(2003, 1999).split(": ")[1].split("; ")[1]
     'tens 0 - 1 - 9, borrow, 10 - 1 - 9 = 0'
     """
