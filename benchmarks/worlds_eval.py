@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # finetune_eval's summary and rescue, not a copy
-from finetune_eval import constant, rescue, summary  # noqa: E402
+from finetune_eval import constant, rescue, share, summary  # noqa: E402
 
 from react_teach import world  # noqa: E402
 from react_teach.data import read_jsonl, write_atomic  # noqa: E402
@@ -209,13 +209,13 @@ def main(argv=None) -> int:
         print(f"prose    {rate(rows)['text']} baselines {result['prose']['baselines']}")
         save()
     if "rescue" in parts and "react" in models:
-        cases, parts_out = [], {}
+        cases = []
         for (s, wd), w in worlds.items():
             if wd == "trained":
-                rows = run("react", w.questions[: a.n], results("react", s, wd),
-                           llm=models["react"], wiki=world.wiki(w), progress=False)
-                cases += rescue(rows, w, world.wiki(w), models["react"])["cases"]
-        from finetune_eval import share
+                wk = world.wiki(w)
+                rows = run("react", w.questions[: a.n], results("react", s, wd), llm=models["react"], wiki=wk,
+                           progress=False)
+                cases += rescue(rows, w, wk, models["react"])["cases"]
         parts_out = {k: share([c for c in cases if c["kind"] == k]) for k in ("plan", "conclusion")}
         result["rescue"] = {**share(cases), **parts_out, "cases": cases}
         for k, v in (("all", result["rescue"]), *parts_out.items()):

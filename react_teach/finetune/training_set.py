@@ -80,8 +80,8 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
         raise ValueError("weigh needs data version 2 or 3: version 1 is the shipped adapters' data, as it was")
     seeds = seeds or (world.TRAIN_SEEDS if version > 1 else world.TRAIN_SEEDS[:world.V1_TRAIN_WORLDS])
     world.check_trainable(seeds, wording)
-    worlds = [world.generate(s, world.SIZE, DATA_VERSIONS[version], wording) for s in seeds[:n]]  # n < len(seeds)
-    #                                                                                                reads n worlds
+    # n < len(seeds) reads n worlds
+    worlds = [world.generate(s, world.SIZE, DATA_VERSIONS[version], wording) for s in seeds[:n]]
     plans = [w.plans[q["id"]] for w in worlds for q in w.questions]
     if any("spec" in p and not is_in(p["spec"], p["choice"], "trained") for p in plans):  # a second lock
         raise ValueError("a training question is worded in a held-out template: never train on it")

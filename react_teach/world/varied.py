@@ -219,15 +219,13 @@ def conclude(plan: dict, ents: dict, facts: list[str], written: bool = False) ->
         (title, rel, _), = plan["reads"]
         true, v = value(ents[title], rel), check[2]
         verdict = "is" if ans == "yes" else "is not"
+        if check[1] == "before" and written:
+            return f"{head} {written_comparison(int(true), int(v))}, so {true} {verdict} before {v}. So the " \
+                   f"answer is {ans}."
         if check[1] == "before":
-            if written:
-                return f"{head} {written_comparison(int(true), int(v))}, so {true} {verdict} before {v}. So the " \
-                       f"answer is {ans}."
-            return f"{head} {true} is {'before' if ans == 'yes' else 'not before'} {v}, so the answer is {ans}."
-        if written:  # the value read, then the value asked: the verdict sits between the two names it compares
-            return f"{head} {true} {verdict} {v}, so the answer is {ans}."
-        return f"{head} That is {v}, so the answer is yes." if ans == "yes" else \
-            f"{head} That is not {v}, so the answer is no."
+            return f"{head} {true} {verdict} before {v}, so the answer is {ans}."
+        # written, the value read comes before the value asked: the verdict sits between the two names it compares
+        return f"{head} {true if written else 'That'} {verdict} {v}, so the answer is {ans}."
     return f"{head} So the answer is {ans}."
 
 
