@@ -41,6 +41,7 @@ from finetune_eval import constant, rescue, share, summary  # noqa: E402
 
 from react_teach import world  # noqa: E402
 from react_teach.data import read_jsonl, write_atomic  # noqa: E402
+from react_teach.runs.records import read_header  # noqa: E402
 from react_teach.runs.report import replace_block  # noqa: E402
 from react_teach.runs.stats import rate  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
@@ -94,6 +95,20 @@ def ablation(all_runs: dict, react_runs: dict, questions: dict, spec: str = ABLA
     return {"llm": spec, "loss": "all", **report(all_runs, questions)["trained"],
             "paired": {**_counts([(x["em"], y["em"]) for x, y in pairs], "all", "model"),
                        "all": brief([x for x, _ in pairs]), "model": brief([y for _, y in pairs])}}
+
+
+def adapter_of(path: Path) -> str | None:
+    """The first 12 hex digits of the adapter a results file was run with (its header), or None.
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "r.jsonl"
+    >>> _ = f.write_text(json.dumps({"react_teach_results": 1, "model": "local sha256:ab lora sha256:5b407467f361aa"}))
+    >>> adapter_of(f)
+    '5b407467f361'
+    """
+    head = read_header(path) if path.exists() else None
+    model = (head or {}).get("model") or ""
+    return model.split("lora sha256:")[1][:12] if "lora sha256:" in model else None
 
 
 def _counts(pairs: list[tuple], a: str, b: str) -> dict:
@@ -167,8 +182,18 @@ def main(argv=None) -> int:
         return out / f"{m}_v{a.version}_w{s}_{wd}.jsonl"
 
     def ablate(runs: dict) -> None:  # the run and the files part both end here: ft-react's rows beside each world's
+        from react_teach.llm.adapters import provenance
+        if a.llm is None and provenance("ft-react-all")["data_sha256"] != provenance("ft-react")["data_sha256"]:
+            # a loss ablation compares two adapters of the same data; paired with a retrained ft-react it would
+            # measure the data too. The entry measured beside its own ft-react stays until both are retrained.
+            print("ablation: ft-react-all and ft-react learned different data; the summary keeps its ablation",
+                  file=sys.stderr)
+            return
         result["ablation"] = ablation(runs, {k: _done(results("react", k[0])) for k in runs}, questions,
                                       a.llm or ABLATION)
+        # which two adapters were compared, from the files' headers: a retrained ft-react is not the one the
+        # every-token adapter was trained beside, and the report must say so rather than pair them silently
+        result["ablation"]["adapters"] = {m: adapter_of(results(m, seeds[0])) for m in ("react-all", "react")}
 
     if "files" in parts:
         for m in methods:
@@ -179,6 +204,8 @@ def main(argv=None) -> int:
         if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
                                              if (rows := _done(results("react-all", s)))}):
             ablate(runs)
+        if x := result.get("ablation"):  # is the ablation's ft-react the one the tables above report?
+            x["react_is_current"] = x.get("adapters", {}).get("react") == adapter_of(results("react", seeds[0]))
         save()
         print(json.dumps(result.get("methods", {}), indent=1))
         return readme(result, Path(a.readme)) if "readme" in parts else 0

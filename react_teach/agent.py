@@ -96,7 +96,7 @@ class Agent(Loop):
 
     def __init__(self, question: str, *, llm: LLM | None = None, wiki=None, env=None, method: str = "react",
                  task: str = "hotpotqa", max_steps: int | None = None, prefix: str | None = None,
-                 gold: str | None = None, use_stop: bool = True, max_tokens: int = 100):
+                 gold: str | None = None, use_stop: bool = True, max_tokens: int | None = None):
         if method not in ("react", "act"):
             raise ValueError(f"Agent steps react or act, not {method!r}")
         if env is None:  # with a gold answer, finish reports the reward

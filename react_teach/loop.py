@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import time
 
-from react_teach.llm import LLM, cut_at_stop
+from react_teach.llm import LLM, cut_at_stop, step_tokens
 from react_teach.trajectory import Step, Trajectory
 
 
@@ -40,9 +40,11 @@ class Loop:
     """
     outcome = "finished"  # the trajectory.extra key `close` writes and an edit clears
 
-    def __init__(self, llm: LLM, prefix: str, trajectory: Trajectory, env, *, max_steps: int, max_tokens: int = 100):
+    def __init__(self, llm: LLM, prefix: str, trajectory: Trajectory, env, *, max_steps: int,
+                 max_tokens: int | None = None):
         self.llm, self.prefix, self.trajectory, self.env = llm, prefix, trajectory, env
-        self.max_steps, self.max_tokens = max_steps, max_tokens
+        # a step's room: the official 100 tokens, or what the model asks for (`llm.step_tokens`)
+        self.max_steps, self.max_tokens = max_steps, max_tokens or step_tokens(llm)
         self.pending: Step | None = None  # written by the model, not yet answered by the environment
         self.done = False
 

@@ -85,11 +85,26 @@ def completions_from_json(stored, n: int) -> list[Completion]:
     return [Completion.from_json(c) for c in stored]
 
 
+# The room a step agent gives the model for one Thought and Action, in tokens: the official code's 100. A backend
+# may ask for more with a `step_tokens` attribute (a fine-tuned adapter that writes its checks out, see `LocalLLM`).
+STEP_TOKENS = 100
+
+
 class LLM(Protocol):
     name: str
 
     def complete(self, prompt: str, *, stop: Sequence[str] | None = None, temperature: float = 0.0,
                  max_tokens: int = 100, n: int = 1) -> list[Completion]: ...
+
+
+def step_tokens(llm) -> int:
+    """The tokens one step of an agent may take on `llm`: its own `step_tokens`, else the official 100.
+
+    >>> class Written: step_tokens = 200
+    >>> step_tokens(Written()), step_tokens(object())
+    (200, 100)
+    """
+    return getattr(llm, "step_tokens", None) or STEP_TOKENS
 
 
 def cut_at_stop(text: str, stop: Sequence[str] | None) -> tuple[str, bool]:

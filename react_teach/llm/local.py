@@ -65,6 +65,10 @@ class LocalLLM:
             raise LLMError(f"no model file at {path}")
         # A fine-tuned adapter has learned its format: the agent prompts it zero-shot, with no exemplars
         self.lora, self.zero_shot = (Path(lora) if lora else None), lora is not None
+        # and it writes its checks out (a difference column by column, two years digit by digit): one such thought
+        # and its Finish run past the official 100 tokens, and a cut step is an invalid action on a right answer.
+        # Decoding is greedy, so a step that ended within 100 tokens is the same with 200.
+        self.step_tokens = 200 if self.lora else 100
         # llama.cpp trusts its files: a truncated one, junk after the magic, or a model given as the adapter
         # would kill the process (a notebook's kernel). Each is read whole here first and refused in one line.
         try:

@@ -3,7 +3,8 @@
 The package holds `records` (one result line, and the reader of every run file) and `stats` (Wilson
 intervals, constant-answer baselines, the n a score rests on); here is `run`, the resumable runner.
 
-The file starts with a header line (method, task, model, wiki, question file hash, package version); `run` writes
+The file starts with a header line (method, task, model, wiki, a step's token budget, question file hash, package
+version); `run` writes
 only to a file with a header it recognises, or to a new one. A line is written whole and flushed to disk before
 the next question starts, so a run killed at any moment leaves only finished lines (and perhaps a torn last one).
 Re-running the same command keeps every readable line, redoes the unreadable and failed ones, and skips the rest.
@@ -39,7 +40,7 @@ from react_teach import __version__, llm as llm_mod, methods, wiki as wiki_mod
 from react_teach.methods import solve
 from react_teach.data import NotOursError, RESULTS_HEADER, check_target, parse_json, write_atomic
 from react_teach.trajectory import one_line
-from react_teach.llm import PromptError
+from react_teach.llm import STEP_TOKENS, PromptError, step_tokens
 from .records import is_header, result_line
 from react_teach.trajectory import Trajectory
 
@@ -48,7 +49,7 @@ try:
 except ImportError:  # Windows: no advisory locks, so no protection against a second writer there
     fcntl = None
 
-CHECKED = ("method", "task", "llm", "model", "wiki", "questions", "version")
+CHECKED = ("method", "task", "llm", "model", "wiki", "step_tokens", "questions", "version")
 UNKNOWN_OK = ("questions", "model")  # absent on one side (an older file, a backend without a file): not compared
 
 
@@ -166,6 +167,9 @@ def run(method: str, questions: list[dict], out: str | Path, *, llm=None, wiki=N
     head = {RESULTS_HEADER: 1, "method": method, "task": task, "llm": getattr(llm, "name", None),
             "model": getattr(llm, "identity", None),
             "wiki": getattr(wiki, "name", None) if methods.needs_wiki(method) else None,
+            # the room of one step: the same model with more room ends some steps differently, so a resume with
+            # another budget would mix two runs in one file (a method without steps makes one call: no budget)
+            "step_tokens": step_tokens(llm) if methods.needs_wiki(method) else None,
             "questions": questions_sha, "version": __version__}
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out):
@@ -179,6 +183,8 @@ def _resume(out: Path, head: dict, force: bool, texts: dict) -> tuple[list[dict]
     if not force:
         if old is None:
             raise RunFileError(f"{out.name} has no header (an older run file); use --force-resume to continue it")
+        if old.get("wiki") is not None and "step_tokens" not in old:
+            old = {**old, "step_tokens": STEP_TOKENS}  # a file from before the budget was recorded: the official 100
         diff = [f"{k} {old.get(k)!r}, not {head[k]!r}" for k in CHECKED
                 if old.get(k) != head[k] and not (k in UNKNOWN_OK and None in (old.get(k), head[k]))]
         if diff:

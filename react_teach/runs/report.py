@@ -99,7 +99,9 @@ def lines(s: dict) -> list[str]:
     if x := s.get("ablation"):
         out.append(f"- ReAct trained with the loss on every token, observations included (the paper's choice), on "
                    f"{x['paired']['n']} of the same questions in the trained wording: {cell(x['paired']['all'])}, "
-                   f"against {cell(x['paired']['model'])} with the loss on the model's own turns.")
+                   f"against {cell(x['paired']['model'])} with the loss on the model's own turns"
+                   + (f" (the ft-react trained beside it, adapter {x['adapters']['react']}, since retrained: the "
+                      "tables above are the retrained one's)." if x.get("react_is_current") is False else "."))
     if r := s.get("rescue"):
         for kind, what in (("plan", "says only what to read next"), ("conclusion", "states the conclusion")):
             if (x := r.get(kind)) and x["failures"]:

@@ -76,7 +76,7 @@ def local_chat(path: str | Path | None = None, max_tokens: int = 60) -> Chat:
     return chat
 
 
-def trained_chat(spec: str = "local:ft-react", max_tokens: int = 100, llm=None) -> Chat:
+def trained_chat(spec: str = "local:ft-react", max_tokens: int | None = None, llm=None) -> Chat:
     """A tool-calling API made the way a server makes one: a model trained on a format, and a parser.
 
     A hosted tool-calling model was fine-tuned to write calls in some text format, and the server parses that text
@@ -93,6 +93,7 @@ def trained_chat(spec: str = "local:ft-react", max_tokens: int = 100, llm=None) 
     ('I need to search Front Row.', {'name': 'search', 'arguments': '{"argument": "Front Row"}'})
     """
     model = llm if llm is not None else llm_mod.from_spec(spec)  # `llm`: any backend, e.g. a script in a test
+    max_tokens = max_tokens or llm_mod.step_tokens(model)  # a step of the loop, so the loop's room
 
     def chat(messages, tools):
         question = next(m["content"] for m in messages if m["role"] == "user")

@@ -69,6 +69,30 @@ def test_a_fine_tuned_model_is_prompted_zero_shot_and_a_prompted_one_with_exempl
     assert agent.transcript() == "Question: Who directed Labake?\n"
 
 
+def test_a_model_that_writes_its_checks_out_gets_the_room_it_asks_for_and_the_paper_setup_keeps_100():
+    from react_teach.llm.cassette import Recorder
+
+    class Written(ScriptLLM):
+        zero_shot, step_tokens = True, 200
+
+    step = [" I know.\nAction 1: Finish[x]"]
+    for llm, room in ((Written(step), 200), (ScriptLLM(step), 100)):
+        rec = Recorder(llm)
+        Agent("Who directed Labake?", llm=rec, wiki=object(), prefix="").think_act()
+        assert [kw["max_tokens"] for _, kw in rec.requests] == [room]
+    rec = Recorder(Written(step))  # an explicit budget wins over the model's
+    Agent("Who?", llm=rec, wiki=object(), max_tokens=30).think_act()
+    assert rec.requests[0][1]["max_tokens"] == 30
+
+
+@pytest.mark.slow
+def test_a_local_adapter_asks_for_200_tokens_a_step_and_the_bare_model_for_100():
+    from react_teach.llm import LocalLLM
+
+    assert LocalLLM(lora=adapters.models_dir() / "ft-react.gguf", n_ctx=256).step_tokens == 200
+    assert LocalLLM(n_ctx=256).step_tokens == 100
+
+
 def test_batches_group_similar_lengths_within_the_token_budget():
     assert finetune.batches([5, 9, 6, 2], 12) == [[3, 0], [2], [1]]
     plan = finetune.batches([30, 10, 20, 400, 25], 100)

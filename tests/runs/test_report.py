@@ -35,3 +35,12 @@ def test_a_readme_without_the_markers_is_refused_and_the_text_around_the_block_i
     once = report.replace_block(f"before\n{report.MARKERS[0]}\n{report.MARKERS[1]}\nafter", summary)
     assert once.startswith("before\n") and once.endswith("\nafter")
     assert report.replace_block(once, summary) == once
+
+
+def test_an_ablation_measured_beside_an_older_ft_react_says_so_and_one_beside_the_current_does_not():
+    summary = json.loads((data_dir() / "runs" / "worlds" / "test" / "summary.json").read_text())
+    x = summary["ablation"]
+    for current, said in ((True, False), (False, True), (None, False)):  # None: a summary from before the flag
+        x["react_is_current"] = current
+        line = next(s for s in report.lines(summary) if "loss on every token" in s)
+        assert ("since retrained" in line) is said and (x["adapters"]["react"] in line) is said, line

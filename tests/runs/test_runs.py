@@ -185,6 +185,31 @@ def test_a_header_records_the_run_and_resume_refuses_another_one(tmp_path):
     assert json.loads(out.read_text().splitlines()[0])["llm"] == "another-model"
 
 
+def test_a_step_method_records_its_token_budget_and_resume_refuses_another(tmp_path):
+    from react_teach.llm import ScriptLLM
+    from react_teach.wiki import LocalWiki
+
+    class Written(ScriptLLM):
+        step_tokens = 200
+
+    wiki, out = LocalWiki.course(), tmp_path / "r.jsonl"
+    run("react", QS[:1], out, llm=Written([" I know.\nAction 1: Finish[a0]"], path=None), wiki=wiki, progress=False)
+    head = json.loads(out.read_text().splitlines()[0])
+    assert head["step_tokens"] == 200
+    with pytest.raises(RunFileError, match="step_tokens 200, not 100"):  # the same model name, the official room
+        run("react", QS[:2], out, llm=ScriptLLM([" Finish[a1]"], path=None), wiki=wiki, progress=False)
+    # a file from before the budget was recorded was run with the official 100: it continues with 100 only
+    out.write_text("\n".join([json.dumps({k: v for k, v in head.items() if k != "step_tokens"}),
+                               *out.read_text().splitlines()[1:]]) + "\n")
+    with pytest.raises(RunFileError, match="step_tokens 100, not 200"):
+        run("react", QS[:2], out, llm=Written([" Finish[a1]"], path=None), wiki=wiki, progress=False)
+    rows = run("react", QS[:2], out, llm=ScriptLLM([" I know.\nAction 1: Finish[a1]"], path=None), wiki=wiki,
+               progress=False)
+    assert [r["answer"] for r in rows] == ["a0", "a1"]
+    assert run("standard", QS[:1], tmp_path / "s.jsonl", llm=_script("a0"), progress=False) and \
+        json.loads((tmp_path / "s.jsonl").read_text().splitlines()[0])["step_tokens"] is None  # one call, no steps
+
+
 def test_another_question_under_an_old_id_is_done_again(tmp_path):
     out = tmp_path / "r.jsonl"
     run("standard", QS[:2], out, llm=_script("a0", "a1"), progress=False)
