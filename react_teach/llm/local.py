@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from react_teach.trajectory import Usage
-from react_teach.llm import Completion, LLMError, PromptError
+from react_teach.llm import STEP_TOKENS, Completion, LLMError, PromptError
 from . import adapters, gguf_file
 from .adapters import file_hash
 
@@ -68,7 +68,7 @@ class LocalLLM:
         # and it writes its checks out (a difference column by column, two years digit by digit): one such thought
         # and its Finish run past the official 100 tokens, and a cut step is an invalid action on a right answer.
         # Decoding is greedy, so a step that ended within 100 tokens is the same with 200.
-        self.step_tokens = 200 if self.lora else 100
+        self.step_tokens = 2 * STEP_TOKENS if self.lora else STEP_TOKENS
         # llama.cpp trusts its files: a truncated one, junk after the magic, or a model given as the adapter
         # would kill the process (a notebook's kernel). Each is read whole here first and refused in one line.
         try:

@@ -4,11 +4,10 @@ The package holds `records` (one result line, and the reader of every run file) 
 intervals, constant-answer baselines, the n a score rests on); here is `run`, the resumable runner.
 
 The file starts with a header line (method, task, model, wiki, a step's token budget, question file hash, package
-version); `run` writes
-only to a file with a header it recognises, or to a new one. A line is written whole and flushed to disk before
-the next question starts, so a run killed at any moment leaves only finished lines (and perhaps a torn last one).
-Re-running the same command keeps every readable line, redoes the unreadable and failed ones, and skips the rest.
-A lock file keeps a second writer out.
+version); `run` writes only to a file with a header it recognises, or to a new one. A line is written whole and
+flushed to disk before the next question starts, so a run killed at any moment leaves only finished lines (and
+perhaps a torn last one). Re-running the same command keeps every readable line, redoes the unreadable and failed
+ones, and skips the rest. A lock file keeps a second writer out.
 
     >>> from react_teach.llm import ScriptLLM
     >>> import tempfile, os

@@ -113,7 +113,7 @@ def lines(s: dict) -> list[str]:
 def markdown(s: dict) -> str:
     """The whole report of one summary: where it comes from, the methods, ReAct by type, and the other figures."""
     head = (f"{s['split'].capitalize()} worlds {', '.join(map(str, s['seeds']))}, up to {s['n_per_world']} questions "
-            f"each, data version {s['version']}:")
+            f"each, world generator version {s['version']}:")
     parts = [head]
     if s.get("methods"):
         parts.append(methods_table(s))
@@ -129,7 +129,7 @@ def replace_block(text: str, s: dict) -> str:
 
     >>> s = {"split": "dev", "seeds": [1], "n_per_world": 2, "version": 2, "methods": {}}
     >>> replace_block("a\\n" + MARKERS[0] + "\\nold\\n" + MARKERS[1] + "\\nb", s).splitlines()[2]
-    'Dev worlds 1, up to 2 questions each, data version 2:'
+    'Dev worlds 1, up to 2 questions each, world generator version 2:'
     """
     begin, end = (text.index(m) for m in MARKERS)  # ValueError names a missing marker
     return text[:begin + len(MARKERS[0])] + "\n" + markdown(s) + "\n" + text[end:]
