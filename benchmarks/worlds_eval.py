@@ -159,6 +159,15 @@ def main(argv=None) -> int:
         print("course: skipped on --dev (the 126 real-subject questions are a test set)", file=sys.stderr)
     if "prose" in parts and not a.dev:
         parts.remove("prose")  # the prose dev questions made choices: a test figure never comes from them
+    if "ablation" in parts and a.llm is None:
+        from react_teach.llm.adapters import provenance
+        if provenance("ft-react-all")["data_sha256"] != provenance("ft-react")["data_sha256"]:
+            # a loss ablation compares two adapters of the same data; paired with a retrained ft-react it would
+            # measure the data too. Refused before any model runs; the entry measured beside its own ft-react
+            # stays in the summary until both are retrained.
+            parts.remove("ablation")
+            print("ablation: skipped, ft-react-all and ft-react learned different data (retrain ft-react-all)",
+                  file=sys.stderr)
     os.environ["REACT_TEACH_THREADS"] = str(a.threads)
     from react_teach import llm as llm_mod
     from react_teach.data import load_questions
@@ -182,13 +191,6 @@ def main(argv=None) -> int:
         return out / f"{m}_v{a.version}_w{s}_{wd}.jsonl"
 
     def ablate(runs: dict) -> None:  # the run and the files part both end here: ft-react's rows beside each world's
-        from react_teach.llm.adapters import provenance
-        if a.llm is None and provenance("ft-react-all")["data_sha256"] != provenance("ft-react")["data_sha256"]:
-            # a loss ablation compares two adapters of the same data; paired with a retrained ft-react it would
-            # measure the data too. The entry measured beside its own ft-react stays until both are retrained.
-            print("ablation: ft-react-all and ft-react learned different data; the summary keeps its ablation",
-                  file=sys.stderr)
-            return
         result["ablation"] = ablation(runs, {k: _done(results("react", k[0])) for k in runs}, questions,
                                       a.llm or ABLATION)
         # which two adapters were compared, from the files' headers: a retrained ft-react is not the one the

@@ -20,7 +20,7 @@ import warnings
 from pathlib import Path
 
 from react_teach.data import NotOursError, cache_dir, check_target, parse_json, write_atomic
-from react_teach.llm import STEP_TOKENS, LLM, Completion, LLMError, completions_from_json, step_tokens
+from react_teach.llm import LLM, Completion, LLMError, completions_from_json, step_tokens
 
 
 def request_key(name: str, prompt: str, stop, temperature, max_tokens, n) -> str:
@@ -98,8 +98,8 @@ class Cassette:
             writable_folder(self.path.parent, f"record:{self.path}")
 
     @property
-    def step_tokens(self) -> int:  # recording: the model's own; a replay asks with the official 100
-        return step_tokens(self.inner) if self.inner is not None else STEP_TOKENS
+    def step_tokens(self) -> int:  # recording: the model's own; a replay (no inner model) the official 100
+        return step_tokens(self.inner)
 
     def complete(self, prompt, *, stop=None, temperature=0.0, max_tokens=100, n=1):
         key = request_key("cassette", prompt, stop, temperature, max_tokens, n)
