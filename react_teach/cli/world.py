@@ -69,7 +69,8 @@ def cmd_finetune(a) -> int:
     if a.threads:
         torch.set_num_threads(a.threads)
     out = Path(a.out) if a.out else models_dir() / f"ft-{a.method}{'' if a.loss == 'model' else '-' + a.loss}.gguf"
-    finetune.refuse_weaker(out, a.n, force=a.force)  # before minutes of world building: train checks it again
+    # before minutes of world building (train checks it again); the course questions are examples too
+    finetune.refuse_weaker(out, a.n + a.course * a.course_times, force=a.force)
     texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times,
                                  weigh=weigh)
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)

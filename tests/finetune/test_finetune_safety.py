@@ -38,6 +38,10 @@ def test_a_shipped_adapter_is_never_replaced_by_a_weaker_one(capsys):  # case 13
     assert code == 2 and "would replace it with a weaker adapter" in err and "--force" in err
     assert hashlib.sha256(shipped.read_bytes()).hexdigest() == before
     assert not shipped.with_suffix(".ckpt").exists()
+    # the course questions count: 1,949 world questions and 423 course ones twice are 2,795 examples, one short
+    # of the shipped 2,796 (counting the world questions alone refused a run as large as the shipped one)
+    code, err = cli(capsys, "finetune", "--method", "react", "--n", "1949", "--course", "423", "--course-times", "2")
+    assert code == 2 and "; 2795 examples would replace it" in err, err
 
 
 def test_a_foreign_file_at_out_is_refused_before_training(tmp_path):
