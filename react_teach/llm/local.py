@@ -59,7 +59,8 @@ class LocalLLM:
     """
 
     def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192, n_threads: int | None = None,
-                 seed: int = 0, lora: str | Path | None = None, name: str | None = None):
+                 seed: int = 0, lora: str | Path | None = None, name: str | None = None,
+                 flash_attn: bool = False):
         path = Path(path) if path else bundled_path()
         if not path.is_file():
             raise LLMError(f"no model file at {path}")
@@ -89,6 +90,13 @@ class LocalLLM:
         # under the same name never reads this one's cached answers, nor continues its run
         self.identity = f"local sha256:{file_hash(path)}" + (f" lora sha256:{file_hash(self.lora)}" if self.lora
                                                                else "")
+        # Flash attention is off by default: on dev it took 0.92x the seconds a question but changed 10 of 50
+        # trajectories (its half-precision sums flip near-ties), and every figure shipped was computed without it.
+        # On, it is another model as far as the cache and run files know, so the two never mix.
+        self.flash_attn = flash_attn
+        if flash_attn:
+            self.identity += " flash-attn"
+            self.name += "+flash-attn"
         started = time.perf_counter()
         try:
             # REACT_TEACH_THREADS: fewer threads when something else (a training run) has the other cores
@@ -96,7 +104,8 @@ class LocalLLM:
             # n_threads_batch too: left alone it is every core, and on a loaded machine the prompt's threads wait
             # for each other at every barrier (a 30-token prompt took 50 s with n_threads=1 beside 14 busy processes)
             self.model = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
-                               seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None)
+                               seed=seed, verbose=False, lora_path=str(self.lora) if self.lora else None,
+                               flash_attn=flash_attn)
         except Exception as e:  # llama.cpp says only "Failed to load model from file"
             what = f"the adapter {self.lora.name} on {path.name}" if self.lora else path.name
             raise LLMError(f"llama.cpp could not load {what}: {e}") from e

@@ -117,6 +117,23 @@ def test_local_model_temperature_zero_is_repeatable(local_llm):
 
 
 @pytest.mark.slow
+def test_flash_attention_is_opt_in_and_never_reads_the_default_models_cache(local_llm, tmp_path):
+    from react_teach.llm.local import LocalLLM
+    assert local_llm.flash_attn is False  # the shipped figures were computed without it
+    flash = LocalLLM(flash_attn=True)
+    assert flash.identity == local_llm.identity + " flash-attn" and flash.name != local_llm.name
+    # the default model's cached answer is not served to the flash one: its half-precision sums can give
+    # another text, so it is asked itself
+    p = "The three primary colours are"
+    plain, fast = CachedLLM(local_llm, tmp_path), CachedLLM(flash, tmp_path)
+    plain.complete(p, max_tokens=8)
+    assert fast.complete(p, max_tokens=8)[0].usage.completion_tokens > 0 and fast.hits == 0
+    assert len(list(tmp_path.rglob("*.json"))) == 2
+    fast.complete(p, max_tokens=8)  # and its own answer is cached under its own key
+    assert fast.hits == 1
+
+
+@pytest.mark.slow
 def test_prompt_longer_than_context_is_a_clear_error(local_llm):
     with pytest.raises(LLMError, match="exceeds the context window"):
         local_llm.complete("word " * 9000, max_tokens=10)
