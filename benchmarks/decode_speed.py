@@ -10,15 +10,23 @@ attention sums in half precision, so it is a faster model only if it is the same
 (`LocalLLM(flash_attn=...)`). Dev worlds only: a speed setting is a choice.
 """
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
-from react_teach import world
-from react_teach.llm import bundled_path
-from react_teach.llm.adapters import shipped
-from react_teach.llm.local import LocalLLM
-from react_teach.runs import run
-from react_teach.runs.stats import rate
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # finetune_eval's summary, as worlds_eval takes it
+from finetune_eval import summary  # noqa: E402
+
+from react_teach import world  # noqa: E402
+from react_teach.llm import bundled_path  # noqa: E402
+from react_teach.llm.adapters import shipped  # noqa: E402
+from react_teach.llm.local import LocalLLM  # noqa: E402
+from react_teach.runs import run  # noqa: E402
+
+
+def said(row: dict) -> list[tuple[str, str]]:
+    """What the model wrote in a results row: its thoughts and actions (the seconds differ on every run)."""
+    return [(s["thought"], s["action"]) for s in row["steps"]]
 
 
 def main(argv=None) -> int:
@@ -38,13 +46,13 @@ def main(argv=None) -> int:
                 for on, llm in models.items():  # turn about: the same question, one setting then the other
                     out = Path(tmp) / f"{seed}_{int(on)}.jsonl"
                     rows[on].append(run("react", [q], out, llm=llm, wiki=wiki, progress=False)[0])
-    off, on = rows[False], rows[True]
-    differ = sum([(s["thought"], s["action"]) for s in x["steps"]] != [(s["thought"], s["action"]) for s in y["steps"]]
-                 for x, y in zip(off, on))
-    sec = {k: sum(r["seconds"] for r in v) / len(v) for k, v in rows.items()}
+    differ = sum(said(x) != said(y) for x, y in zip(rows[False], rows[True]))
+    got = {k: summary(v) for k, v in rows.items()}
     for k, label in ((False, "flash attention off"), (True, "flash attention on ")):
-        print(f"{label}  {sec[k]:.2f} s a question  EM {rate(rows[k])['text']}")
-    print(f"ratio on/off {sec[True] / sec[False]:.3f}; trajectories not the same text: {differ} of {len(off)}")
+        print(f"{label}  {got[k]['seconds_per_question']:.2f} s a question  EM {got[k]['em']:.3f} {got[k]['ci95']} "
+              f"n={got[k]['n']}")
+    ratio = got[True]["seconds_per_question"] / got[False]["seconds_per_question"]
+    print(f"ratio on/off {ratio:.3f}; trajectories not the same text: {differ} of {len(rows[False])}")
     return 0
 
 
