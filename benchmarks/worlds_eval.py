@@ -18,7 +18,9 @@ phrasings that no training world uses). Parts:
 - ablation: the ReAct adapter trained with the loss on every token, observations included (the paper's choice,
            `data/models/ft-react-all.gguf`), in the trained wording, beside `local:ft-react` on the same questions;
 - files:   no model at all: the summary of whatever results files are already under --out/SPLIT/ (a run that
-           was stopped early still reports what it has, world by world);
+           was stopped early still reports what it has, world by world); with --against OTHER, each method's runs
+           beside OTHER/SPLIT/'s on the same questions, with a sign test (how a dev try is judged against the
+           shipped adapter: `python benchmarks/worlds_eval.py --dev --parts files --out TRY --against BASE`);
 - readme:  no model either: the README's figures block becomes the summary's tables (`runs.report`), so that no
            figure in it is typed by hand (`--parts files,readme` after a run).
 
@@ -43,7 +45,7 @@ from react_teach import world  # noqa: E402
 from react_teach.data import read_jsonl, write_atomic  # noqa: E402
 from react_teach.runs.records import read_header  # noqa: E402
 from react_teach.runs.report import replace_block  # noqa: E402
-from react_teach.runs.stats import rate  # noqa: E402
+from react_teach.runs.stats import p_text, rate, sign_test  # noqa: E402
 from react_teach.world.wordings import SPLITS  # noqa: E402
 
 METHODS = ("standard", "cot", "act", "react")
@@ -97,6 +99,20 @@ def ablation(all_runs: dict, react_runs: dict, questions: dict, spec: str = ABLA
                        "all": brief([x for x, _ in pairs]), "model": brief([y for _, y in pairs])}}
 
 
+def versus(mine: dict, theirs: dict) -> dict:
+    """One method's runs beside another's (each runs[(seed, wording)] = rows), per wording, on the questions both
+    answered: the counts of `_counts`, with the sign test, and each side's EM on exactly those questions."""
+    out = {}
+    for wording in SPLITS:
+        pairs = [(x["em"], y["em"]) for (s, wd), rows in mine.items() if wd == wording
+                 for x, y in _paired(rows, theirs.get((s, wd), []))]
+        if pairs:
+            c = _counts(pairs, "this", "other")
+            out[wording] = {**c, "this_em": round((c["both"] + c["this_only"]) / c["n"], 3),
+                            "other_em": round((c["both"] + c["other_only"]) / c["n"], 3)}
+    return out
+
+
 def adapter_of(path: Path) -> str | None:
     """The first 12 hex digits of the adapter a results file was run with (its header), or None.
 
@@ -112,9 +128,11 @@ def adapter_of(path: Path) -> str | None:
 
 
 def _counts(pairs: list[tuple], a: str, b: str) -> dict:
-    """How many (right under a, right under b) pairs are right in both, only under a, only under b, in neither."""
-    return {"n": len(pairs), "both": sum(x and y for x, y in pairs), f"{a}_only": sum(x and not y for x, y in pairs),
-            f"{b}_only": sum(y and not x for x, y in pairs), "neither": sum(not x and not y for x, y in pairs)}
+    """How many (right under a, right under b) pairs are right in both, only under a, only under b, in neither, and
+    the sign test's p on the two "only" counts (`stats.sign_test`)."""
+    a_only, b_only = sum(x and not y for x, y in pairs), sum(y and not x for x, y in pairs)
+    return {"n": len(pairs), "both": sum(x and y for x, y in pairs), f"{a}_only": a_only, f"{b}_only": b_only,
+            "neither": sum(not x and not y for x, y in pairs), "p": sign_test(a_only, b_only)}
 
 
 def _read(path: Path) -> list[dict]:
@@ -145,6 +163,8 @@ def main(argv=None) -> int:
     p.add_argument("--llm", help="one spec for every method (default local:ft-METHOD)")
     p.add_argument("--threads", type=int, default=1, help="llama.cpp threads (default 1: the cores are shared)")
     p.add_argument("--out", default="data/runs/worlds")
+    p.add_argument("--against", help="with --parts files: another --out whose runs of the same split to pair "
+                                     "these with, question by question")
     p.add_argument("--readme", default=str(Path(__file__).resolve().parents[1] / "README.md"),
                    help="the file whose figures block --parts readme rewrites (default the README)")
     a = p.parse_args(argv)
@@ -154,6 +174,8 @@ def main(argv=None) -> int:
     bad = [m for m in methods if m not in METHODS] + [w for w in wordings if w not in SPLITS]
     if bad or (a.version == 1 and wordings != ["trained"]):
         p.error(f"unknown method or wording {bad[0]!r}" if bad else "version 1 has one wording: --wordings trained")
+    if a.against and "files" not in parts:
+        p.error("--against pairs results files already run: use it with --parts files")
     if "course" in parts and a.dev:
         parts.remove("course")  # the course questions are a test set: they never inform a choice
         print("course: skipped on --dev (the 126 real-subject questions are a test set)", file=sys.stderr)
@@ -206,6 +228,18 @@ def main(argv=None) -> int:
         if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
                                              if (rows := _done(results("react-all", s)))}):
             ablate(runs)
+        if a.against:  # a try against a base: the same questions, so the questions that differ decide
+            base = Path(a.against) / split
+            result["against"] = {"out": str(base), "methods": {}}
+            for m in methods:
+                theirs = {(s, wd): rows for (s, wd) in worlds if (rows := _done(base / results(m, s, wd).name, a.n))}
+                mine = {(s, wd): rows for (s, wd) in worlds if (rows := _done(results(m, s, wd), a.n))}
+                result["against"]["methods"][m] = by = versus(mine, theirs)
+                if not by:
+                    print(f"{m}: no question answered both here and in {base}", file=sys.stderr)
+                for wd, c in by.items():
+                    print(f"{m} {wd}: n={c['n']}, this {c['this_em']} against {c['other_em']}; right only here "
+                          f"{c['this_only']}, only there {c['other_only']}; sign test {p_text(c['p'])}")
         if x := result.get("ablation"):  # is the ablation's ft-react the one the tables above report?
             x["react_is_current"] = x.get("adapters", {}).get("react") == adapter_of(results("react", seeds[0]))
         save()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from react_teach.data import data_dir
+from .stats import p_text
 
 MARKERS = ("<!-- worlds_eval summary: begin (python benchmarks/worlds_eval.py --parts readme) -->",
            "<!-- worlds_eval summary: end -->")
@@ -91,7 +92,7 @@ def lines(s: dict) -> list[str]:
     if p := s.get("methods", {}).get("react", {}).get("paired"):
         out.append(f"- The same {p['n']} questions in both wordings: right in both {p['both']}, only in the trained "
                    f"wording {p['trained_only']}, only in the held-out one {p['heldout_only']}, in neither "
-                   f"{p['neither']}.")
+                   f"{p['neither']}" + (f" (sign test {p_text(p['p'])})." if "p" in p else "."))
     for key, what in (("course", "the course's real-subject questions"), ("prose", "the prose dev questions")):
         if b := s.get(key):
             out.append(f"- ReAct on {what}: {cell(b)} (always \"yes\" {b['baselines']['always yes']:.3f}, always "
@@ -100,6 +101,8 @@ def lines(s: dict) -> list[str]:
         out.append(f"- ReAct trained with the loss on every token, observations included (the paper's choice), on "
                    f"{x['paired']['n']} of the same questions in the trained wording: {cell(x['paired']['all'])}, "
                    f"against {cell(x['paired']['model'])} with the loss on the model's own turns"
+                   + (f"; right only with every token {x['paired']['all_only']}, only with the model's turns "
+                      f"{x['paired']['model_only']} (sign test {p_text(x['paired']['p'])})" if "p" in x["paired"] else "")
                    + (f" (the ft-react trained beside it, adapter {x['adapters']['react']}, since retrained: the "
                       "tables above are the retrained one's)." if x.get("react_is_current") is False else "."))
     if r := s.get("rescue"):

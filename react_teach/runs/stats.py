@@ -26,7 +26,7 @@ Worked example: 33 right out of 100. p = 0.33, z = 1.96, z²/n = 0.0384, so the 
 from __future__ import annotations
 
 from collections import Counter
-from math import sqrt
+from math import comb, sqrt
 from pathlib import Path
 
 from react_teach.score import FEVER_LABELS, normalize_answer
@@ -53,6 +53,26 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     half = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     # clamp rounding dust: at k = 0 or k = n one end is exactly 0 or 1
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sign_test(a_only: int, b_only: int) -> float:
+    """Two runs on the same questions: the exact two-sided sign test on the questions only one of them got right.
+    If neither run were better, each such question would fall to either side with chance 1/2; p is how often a
+    split at least this uneven would happen then. The questions both got right, or both wrong, say nothing here.
+
+    Worked example: 22 against 6 is 28 split questions; 2 · P(X ≤ 6) for X ~ Binomial(28, 1/2) is 0.0037.
+
+    >>> [p_text(sign_test(a, b)) for a, b in ((22, 6), (20, 18), (0, 5), (0, 0), (138, 66))]
+    ['p = 0.004', 'p = 0.871', 'p = 0.062', 'p = 1.000', 'p < 0.001']
+    """
+    n = a_only + b_only
+    tail = sum(comb(n, i) for i in range(min(a_only, b_only) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def p_text(p: float) -> str:
+    """A p-value as the reports print it: three decimals, or "p < 0.001" rather than a p of zero."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def overlapping_ids(questions: list[dict]) -> set[str]:

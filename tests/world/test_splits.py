@@ -209,21 +209,28 @@ def test_version_1_is_the_default_and_has_one_wording():
         world.generate(3, 20, version=3)
 
 
+def worlds_benchmark() -> dict:
+    """benchmarks/worlds_eval.py's globals, loaded as a script is (the benchmarks folder is no package)."""
+    import runpy
+    import sys
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    bench = runpy.run_path(str(folder / "worlds_eval.py"))
+    sys.path.remove(str(folder))  # the benchmark put its own folder first, to import finetune_eval
+    return bench
+
+
 def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by_shape(tmp_path, capsys):
     """A model that always answers "yes" (a script, one completion per question) must score exactly the always-yes
     baseline, pooled, per world and per type, in both wordings, and the pairing must count every question; the
     README's figures block then becomes the summary's tables, and nothing around it changes."""
     import json
-    import runpy
-    import sys
 
     from react_teach.runs.report import MARKERS, block, markdown
 
     script = tmp_path / "yes.jsonl"
     script.write_text((json.dumps(" I will say yes.\nAction 1: Finish[yes]") + "\n") * 24, encoding="utf-8")
-    folder = Path(__file__).resolve().parents[2] / "benchmarks"
-    bench = runpy.run_path(str(folder / "worlds_eval.py"))
-    sys.path.remove(str(folder))  # the benchmark put its own folder first, to import finetune_eval
+    bench = worlds_benchmark()
     argv = ["--dev", "--worlds", "2", "--n", "6", "--llm", f"script:{script}", "--parts", "worlds,course",
             "--out", str(tmp_path / "runs")]
     assert bench["main"](argv) == 0
@@ -271,3 +278,38 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by
     with pytest.raises(SystemExit) as e:
         bench["main"](["--test", "--methods", "reactt", "--out", str(tmp_path / "runs")])
     assert e.value.code == 2 and "unknown method or wording 'reactt'" in capsys.readouterr().err
+
+
+def test_a_try_is_paired_with_its_base_question_by_question_and_the_split_decides(tmp_path, capsys):
+    """A model that always says "yes" against one that always says "no", on the same dev questions: each is right
+    alone on exactly the questions whose gold is its answer, never both, and the sign test is on those counts."""
+    import json
+
+    from react_teach.runs.stats import sign_test
+
+    bench = worlds_benchmark()
+    for say in ("yes", "no"):
+        script = tmp_path / f"{say}.jsonl"
+        script.write_text((json.dumps(f" I will say {say}.\nAction 1: Finish[{say}]") + "\n") * 28, encoding="utf-8")
+        assert bench["main"](["--dev", "--worlds", "2", "--n", "7", "--llm", f"script:{script}", "--parts", "worlds",
+                              "--out", str(tmp_path / say)]) == 0
+    assert bench["main"](["--dev", "--worlds", "2", "--n", "7", "--parts", "files", "--out", str(tmp_path / "yes"),
+                          "--against", str(tmp_path / "no")]) == 0
+    printed = capsys.readouterr().out
+    by = json.loads((tmp_path / "yes" / "dev" / "summary.json").read_text())["against"]["methods"]["react"]
+    golds = {wd: [q["answer"] for s in world.DEV_SEEDS[:2] for q in world.generate(s, world.SIZE, 2, wd).questions[:7]]
+             for wd in ("trained", "heldout")}
+    assert set(by) == {"trained", "heldout"}
+    for wd, c in by.items():
+        yes, no = golds[wd].count("yes"), golds[wd].count("no")
+        assert yes > no > 0  # (4 and 2 here): a run paired the wrong way round would show
+        assert (c["n"], c["both"], c["this_only"], c["other_only"]) == (14, 0, yes, no)
+        assert c["neither"] == 14 - yes - no and c["p"] == sign_test(yes, no)
+        assert (c["this_em"], c["other_em"]) == (round(yes / 14, 3), round(no / 14, 3))
+        assert f"react {wd}: n=14, this {c['this_em']} against {c['other_em']}; right only here {yes}" in printed
+    with pytest.raises(SystemExit) as e:  # a pairing runs no model: asked beside a model part, it says so
+        bench["main"](["--dev", "--parts", "worlds", "--out", str(tmp_path / "yes"), "--against", str(tmp_path)])
+    assert e.value.code == 2 and "use it with --parts files" in capsys.readouterr().err
+    assert bench["main"](["--dev", "--worlds", "2", "--n", "7", "--parts", "files", "--out", str(tmp_path / "yes"),
+                          "--against", str(tmp_path / "nowhere")]) == 0
+    assert "react: no question answered both here and in" in capsys.readouterr().err
