@@ -102,7 +102,8 @@ def lines(s: dict) -> list[str]:
                    f"{x['paired']['n']} of the same questions in the trained wording: {cell(x['paired']['all'])}, "
                    f"against {cell(x['paired']['model'])} with the loss on the model's own turns"
                    + (f"; right only with every token {x['paired']['all_only']}, only with the model's turns "
-                      f"{x['paired']['model_only']} (sign test {p_text(x['paired']['p'])})" if "p" in x["paired"] else "")
+                      f"{x['paired']['model_only']} (sign test {p_text(x['paired']['p'])})"
+                      if "p" in x["paired"] else "")
                    + (f" (the ft-react trained beside it, adapter {x['adapters']['react']}, since retrained: the "
                       "tables above are the retrained one's)." if x.get("react_is_current") is False else "."))
     if r := s.get("rescue"):
