@@ -93,7 +93,7 @@ def report(runs: dict, questions: dict) -> dict:
 
 def ablation(all_runs: dict, react_runs: dict, questions: dict, spec: str = ABLATION) -> dict:
     """The loss-on-every-token adapter's figures (trained wording), and ft-react's on exactly the same questions."""
-    pairs = [(x, y) for k, rows in all_runs.items() for x, y in _paired(rows, react_runs.get(k, []))]
+    pairs = _matched(all_runs, react_runs)
     return {"llm": spec, "loss": "all", **report(all_runs, questions)["trained"],
             "paired": {**_counts([(x["em"], y["em"]) for x, y in pairs], "all", "model"),
                        "all": brief([x for x, _ in pairs]), "model": brief([y for _, y in pairs])}}
@@ -104,8 +104,7 @@ def versus(mine: dict, theirs: dict) -> dict:
     answered: the counts of `_counts`, with the sign test, and each side's EM on exactly those questions."""
     out = {}
     for wording in SPLITS:
-        pairs = [(x["em"], y["em"]) for (s, wd), rows in mine.items() if wd == wording
-                 for x, y in _paired(rows, theirs.get((s, wd), []))]
+        pairs = [(x["em"], y["em"]) for x, y in _matched({k: v for k, v in mine.items() if k[1] == wording}, theirs)]
         if pairs:
             c = _counts(pairs, "this", "other")
             out[wording] = {**c, "this_em": round((c["both"] + c["this_only"]) / c["n"], 3),
@@ -142,6 +141,11 @@ def _read(path: Path) -> list[dict]:
 def _done(path: Path, n: int | None = None) -> list[dict]:
     """The first `n` answered rows of a results file (a question that raised is not a result)."""
     return [r for r in _read(path) if "error" not in r][:n]
+
+
+def _matched(mine: dict, theirs: dict) -> list[tuple[dict, dict]]:
+    """The row pairs of two runs[(seed, wording)] = rows, over every world and wording that `mine` has."""
+    return [pair for k, rows in mine.items() for pair in _paired(rows, theirs.get(k, []))]
 
 
 def _paired(a: list[dict], b: list[dict]):
@@ -219,10 +223,12 @@ def main(argv=None) -> int:
         # every-token adapter was trained beside, and the report must say so rather than pair them silently
         result["ablation"]["adapters"] = {m: adapter_of(results(m, seeds[0])) for m in ("react-all", "react")}
 
+    def done(m: str, folder: Path = out) -> dict:  # what a folder's results files hold: runs[(seed, wording)]
+        return {(s, wd): rows for (s, wd) in worlds if (rows := _done(folder / results(m, s, wd).name, a.n))}
+
     if "files" in parts:
-        for m in methods:
-            runs = {(s, wd): rows for (s, wd) in worlds
-                    if (rows := _done(results(m, s, wd), a.n))}
+        mine = {m: done(m) for m in methods}
+        for m, runs in mine.items():
             if runs:
                 result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
         if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
@@ -232,9 +238,7 @@ def main(argv=None) -> int:
             base = Path(a.against) / split
             result["against"] = {"out": str(base), "methods": {}}
             for m in methods:
-                theirs = {(s, wd): rows for (s, wd) in worlds if (rows := _done(base / results(m, s, wd).name, a.n))}
-                mine = {(s, wd): rows for (s, wd) in worlds if (rows := _done(results(m, s, wd), a.n))}
-                result["against"]["methods"][m] = by = versus(mine, theirs)
+                result["against"]["methods"][m] = by = versus(mine[m], done(m, base))
                 if not by:
                     print(f"{m}: no question answered both here and in {base}", file=sys.stderr)
                 for wd, c in by.items():
