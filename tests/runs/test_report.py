@@ -1,11 +1,14 @@
 """The README's figures are the benchmark's summary, not text typed beside it."""
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from react_teach.data import data_dir
+from react_teach.llm.adapters import provenance
 from react_teach.runs import report
+from react_teach.runs.records import read_header
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +47,16 @@ def test_an_ablation_measured_beside_an_older_ft_react_says_so_and_one_beside_th
         x["react_is_current"] = current
         line = next(s for s in report.lines(summary) if "loss on every token" in s)
         assert ("since retrained" in line) is said and (x["adapters"]["react"] in line) is said, line
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_each_committed_results_file_was_run_with_the_adapter_shipped_for_its_method(split):
+    # The dev record is the base a try is paired with (`worlds_eval --against data/runs/worlds`): run by an adapter
+    # since replaced, it would judge every try against the wrong model. Retrain an adapter, rerun its records.
+    files = sorted((data_dir() / "runs" / "worlds" / split).glob("*.jsonl"))
+    assert files
+    for f in files:
+        method = re.fullmatch(r"(?:course_)?([a-z-]+?)(?:_v\d+_w\d+_[a-z]+)?\.jsonl", f.name).group(1)
+        model = read_header(f)["model"]
+        assert model.endswith(f"lora sha256:{provenance('ft-' + method)['adapter_sha256']}"), \
+            f"{f.name} was run with another adapter than data/models/ft-{method}.gguf: rerun it"
