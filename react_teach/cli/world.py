@@ -59,7 +59,7 @@ def cmd_finetune(a) -> int:
             raise ValueError(f"--{name} must be above 0, not {getattr(a, name)}")
     weigh = tuple(parse_weigh(w) for w in a.weigh or ())
     if weigh and a.data == 1:
-        raise ValueError("--weigh needs --data 2 or 3: data version 1 is the first generator's data, as it was")
+        raise ValueError("--weigh needs --data 2 or later: data version 1 is the first generator's data, as it was")
     try:  # torch is the optional training extra: only this verb needs it, and `--help` must not load it
         from react_teach import finetune
         from react_teach.finetune.torch_llama import torch
@@ -108,9 +108,10 @@ def add(sub) -> None:
     q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
     q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
     q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
-    q.add_argument("--data", type=int, default=1, choices=(1, 2, 3),
+    q.add_argument("--data", type=int, default=1, choices=(1, 2, 3, 6),
                    help="data version: 1, the first generator's data; 2, many wordings; 3, version 2 with each check "
-                        "written out (differences column by column, years digit by digit)")
+                        "written out (differences column by column, years digit by digit); 6, version 3 with each "
+                        "thought after a read opened by what it looked for")
     q.add_argument("--course", type=int, default=0,
                    help="add this many hand-written course-corpus questions (natural prose, training split: up to 423; "
                         "default 0, none)")

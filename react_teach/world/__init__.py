@@ -208,11 +208,12 @@ def wiki(w: World):
     return LocalWiki.from_articles(w.articles)
 
 
-def oracle(w: World, question: dict, wiki=None, written: bool = False):
+def oracle(w: World, question: dict, wiki=None, written: bool = False, aim_first: bool = False):
     """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`.
     `written` (version 2 worlds: training data version 3) writes out each check before its verdict
-    (`varied.conclude`)."""
-    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written)
+    (`varied.conclude`); `aim_first` (data version 6) opens each thought after a read with what it was for
+    (`oracle.aimed`)."""
+    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written, aim_first)
 
 
 def question(qid: str, version: int = 1, wording: str = "trained") -> tuple[World, dict]:

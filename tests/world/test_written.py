@@ -64,3 +64,30 @@ def test_data_version_3_asks_the_same_questions_and_changes_only_the_checking_th
         world.oracle(w1, w1.questions[0], written=True)
     with pytest.raises(ValueError, match="no training data version 4"):
         oracle_trajectories(4, (1,), 4)
+
+
+def test_data_version_6_opens_each_thought_after_a_read_with_what_the_read_was_for():
+    three, six = (oracle_trajectories(80, (1, 2, 3), v, weigh=(("lookup", 3),)) for v in (3, 6))
+    shape = {q["question"]: q["shape"] for s in (1, 2, 3) for q in world.generate(s, world.SIZE, 2).questions}
+    looked = 0
+    for a, b in zip(three, six):  # the same walk: only thoughts after a read change, and only by their opening
+        assert a.question == b.question and a.answer == b.answer
+        assert [(s.action, s.observation) for s in a.steps] == [(s.action, s.observation) for s in b.steps]
+        assert a.steps[0].thought == b.steps[0].thought  # the plan, written before any read
+        for k, (x, y) in enumerate(zip(a.steps, b.steps)):
+            before = a.steps[k - 1] if k else None
+            read = before is not None and not before.observation.startswith("Could not find")
+            two_pages = shape[a.question] in ("gap", "first", "both") and x.action.startswith("Finish[")
+            if not read or two_pages:  # a recovery, or the check of two pages' values: as in version 3
+                assert x.thought == y.thought
+                continue
+            aim, rest = y.thought.split(": ", 1)
+            assert aim[0].isupper() and aim.split()[0] in {"When", "Where", "Who", "What", "Which"}, y.thought
+            if y.action.startswith("Lookup["):  # the decision comes after the aim: not said, so look up
+                looked += 1
+                assert ("not say" in rest or "nothing here" in rest or "different sentence" in rest) and \
+                    y.action[7:-1] in rest, y.thought
+            else:  # the value read follows, where the same place in version 3 states it in a sentence
+                value = rest.split(". ")[0].removeprefix("the ").removeprefix("a ").removeprefix("an ")
+                assert value.split(" river")[0] in x.thought.split(". ")[0], (x.thought, y.thought)
+    assert looked >= 10
