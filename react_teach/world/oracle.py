@@ -152,24 +152,27 @@ def recovery(r: random.Random, typed: str, title: str) -> str:
 
 def aimed(e: dict, rel: str, title: str, said: str | None = None) -> str:
     """A thought's opening after a read (data version 6): what the read was for, then the value the page gives, or
-    `said` where it gives none yet. The shipped adapter, whose thought opens with the fact itself, wrote "Truti
-    Vabratho was born in 2013" over a page that gives no year, where a lookup was due: it looked up on 12 of the 40
-    dev questions (4 worlds x 75, trained wording) whose fact sits past the first five sentences. Here whether the
-    page says it is decided after the model has written what it looks for, and the thought is no longer than a
-    fact: the value stands for the sentence. Trained on it (tryAE), the adapter looked up on 33 of those 40 and got
-    27 right where the shipped one got 12 (17 against 2, sign test p < 0.001), the other 260 unchanged. In held-out
-    phrasings it looks up the trained word ("born"), which those articles do not use, and the 40 stay at 10 to 12.
+    `said` (a sentence, its first letter lowered here) where it gives none yet. The shipped adapter, whose thought
+    opens with the fact itself, wrote "Truti Vabratho was born in 2013" over a page that gives no year, where a
+    lookup was due: it looked up on 12 of the 40 dev questions (4 worlds x 75, trained wording) whose fact sits past
+    the first five sentences. Here whether the page says it is decided after the model has written what it looks
+    for, and the thought is no longer than a fact: the value stands for the sentence. Trained on it (tryAE), the
+    adapter looked up on 33 of those 40 and got 27 right where the shipped one got 12 (17 against 2, sign test
+    p < 0.001), the other 260 unchanged. In held-out phrasings it looks up the trained word ("born"), which those
+    articles do not use, and the 40 stay at 10 to 12.
 
     >>> e = {"type": "person", "title": "Truti Vabratho", "born": 1959}
     >>> aimed(e, "born", e["title"])
     'When Truti Vabratho was born: 1959'
-    >>> aimed(e, "born", e["title"], "the first sentences do not say, so I need to look up born.")
+    >>> aimed(e, "born", e["title"], "The first sentences do not say, so I need to look up born.")
     'When Truti Vabratho was born: the first sentences do not say, so I need to look up born.'
     """
     g = goal(e, rel, e.get("name", title))
     if said is None:
         v = value(e, rel)
         said = a_or_an(v) if rel == "occupation" else f"the {v} river" if rel == "river" else v
+    else:
+        said = said[0].lower() + said[1:]
     return f"{g[0].upper()}{g[1:]}: {said}"
 
 
@@ -233,17 +236,16 @@ def trajectory(w: World, q: dict, wiki, written: bool = False, aim_first: bool =
         if late(e, rel):
             kw = e.get("kw", {}).get(sentence_rel(rel)) or keyword(e, sentence_rel(rel))  # version 2 records its own
             if aim_first:
-                said = r.choice([f"the first sentences do not say, so I need to look up {kw}.",
-                                 f"nothing here says it; I need to look up {kw}."])
+                said = r.choice([f"The first sentences do not say, so I need to look up {kw}.",
+                                 f"Nothing here says it; I need to look up {kw}."])
                 obs = act(aimed(e, rel, title, said), f"Lookup[{kw}]")
             else:
-                obs = act(r.choice([f"The first sentences do not mention {goal(e, rel, e.get('name', title))}, "
-                                    f"so I need to look up {kw}.",
-                                    f"Nothing here mentions {goal(e, rel, e.get('name', title))}; I need to look up "
-                                    f"{kw}."]), f"Lookup[{kw}]")
+                g = goal(e, rel, e.get("name", title))
+                obs = act(r.choice([f"The first sentences do not mention {g}, so I need to look up {kw}.",
+                                    f"Nothing here mentions {g}; I need to look up {kw}."]), f"Lookup[{kw}]")
             while target not in obs and obs.startswith("(Result"):
                 again = f"That is a different sentence, so I need to look up {kw} again."
-                obs = act(aimed(e, rel, title, again[0].lower() + again[1:]) if aim_first else again, f"Lookup[{kw}]")
+                obs = act(aimed(e, rel, title, again) if aim_first else again, f"Lookup[{kw}]")
         if target not in obs:
             raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
         facts.append(aimed(e, rel, title) if aim_first else fact(e, rel, value(e, rel)))
