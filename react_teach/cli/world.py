@@ -108,10 +108,11 @@ def add(sub) -> None:
     q = sub.add_parser("finetune", help="train a LoRA adapter on oracle trajectories (needs the [train] extra)")
     q.add_argument("--method", default="react", choices=("react", "act", "cot", "standard"))
     q.add_argument("--n", type=int, default=1200, help="training questions (default 1200)")
-    q.add_argument("--data", type=int, default=1, choices=(1, 2, 3, 6),
+    q.add_argument("--data", type=int, default=1, choices=(1, 2, 3, 6, 7),
                    help="data version: 1, the first generator's data; 2, many wordings; 3, version 2 with each check "
                         "written out (differences column by column, years digit by digit); 6, version 3 with each "
-                        "thought after a read opened by what it looked for")
+                        "thought after a read opened by what it looked for; 7, version 6 with a late fact looked up by "
+                        "the relation's usual word, then by a second where no sentence has it")
     q.add_argument("--course", type=int, default=0,
                    help="add this many hand-written course-corpus questions (natural prose, training split: up to 423; "
                         "default 0, none)")

@@ -22,9 +22,10 @@ from react_teach.world.wordings import is_in
 LOOKUP = "lookup"
 # Training data version -> the world version its questions come from. 3 asks version 2's questions and differs
 # only in how the oracle's last thought checks (written out: see `world.varied.conclude`).
-# 6 is version 3 with each thought after a read opened by what the read was for (`world.oracle.aimed`).
+# 6 is version 3 with each thought after a read opened by what the read was for (`world.oracle.aimed`); 7 is 6
+# with a late fact looked up by the relation's usual word, and by a second where no sentence has it.
 # (4, wider trained wordings, and 5, miscopied titles, were tried on dev and dropped.)
-DATA_VERSIONS = {1: 1, 2: 2, 3: 2, 6: 2}
+DATA_VERSIONS = {1: 1, 2: 2, 3: 2, 6: 2, 7: 2}
 
 
 def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
@@ -92,5 +93,6 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
     # with ``lookup`` weighed, a question the oracle answers by a lookup counts as that, whatever its shape
     by_lookup = any(k == LOOKUP for k, _ in weigh)
     chosen = pick([LOOKUP if by_lookup and needs_lookup(w, q) else q.get("shape", "") for w, _, q in order], n, weigh)
-    return tuple(world.oracle(w, q, wk, written=version >= 3, aim_first=version == 6)
+    return tuple(world.oracle(w, q, wk, written=version >= 3, aim_first=version == 6,
+                                 second_word=version == 7)
                  for w, wk, q in (order[i] for i in chosen))

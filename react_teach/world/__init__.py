@@ -208,12 +208,15 @@ def wiki(w: World):
     return LocalWiki.from_articles(w.articles)
 
 
-def oracle(w: World, question: dict, wiki=None, written: bool = False, aim_first: bool = False):
+def oracle(w: World, question: dict, wiki=None, written: bool = False, aim_first: bool = False,
+           second_word: bool = False):
     """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`.
     `written` (version 2 worlds: training data version 3) writes out each check before its verdict
     (`varied.conclude`); `aim_first` (data version 6) opens each thought after a read with what it was for
-    (`oracle.aimed`)."""
-    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written, aim_first)
+    (`oracle.aimed`); `second_word` (data version 7) does too, and looks up a late fact by the relation's usual
+    word, then by a second where no sentence has it (`oracle.usual`)."""
+    return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written, aim_first,
+                      second_word)
 
 
 def question(qid: str, version: int = 1, wording: str = "trained") -> tuple[World, dict]:

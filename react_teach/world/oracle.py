@@ -176,7 +176,55 @@ def aimed(e: dict, rel: str, title: str, said: str | None = None) -> str:
     return f"{g[0].upper()}{g[1:]}: {said}"
 
 
-def trajectory(w: World, q: dict, wiki, written: bool = False, aim_first: bool = False) -> Trajectory:
+def usual(e: dict, rel: str) -> str:
+    """The word a lookup for `rel` tries first (data version 7): the relation's own, which a model knows before it
+    has read the sentence. Version 6 looked up the word of the sentence's phrasing, which only the page shows.
+
+    >>> usual({"type": "person"}, "birthplace"), usual({"type": "work", "kind": "film"}, "year")
+    ('born', 'came out')
+    """
+    try:
+        return keyword(e, rel)
+    except KeyError:  # a relation no version-1 article put late has no usual word: its phrasing's word stands in
+        return e["kw"][rel]
+
+
+def year_of(e: dict, rel: str) -> int | None:
+    """The year the sentence of `rel` gives, if it gives one: a birthplace sentence also says when."""
+    return {"birthplace": e.get("born"), "founded": e.get("founded"), "year": e.get("year")}.get(rel)
+
+
+def _look_twice(e: dict, rel: str, title: str, kw: str, target: str, act, r: random.Random) -> str:
+    """Data version 7's way to a late fact: look up the relation's usual word; where no sentence has it, a second
+    word. Version 6 (tryAE) looked up the trained word in held-out phrasings ("first saw daylight in ...", "The first
+    stones of the town were laid in ...") and, on "No more results.", repeated it until its steps ran out: 44 of the
+    300 held-out dev rows. The second word is "1" where the sentence gives a year with a 1 in it (every year in a
+    world but 2000 to 2009 and 2020): the paper's lookup matches any part of a sentence, so "1" reaches the years,
+    whatever the phrasing. Elsewhere it is the phrasing's own word, a trained synonym for the model to guess.
+    """
+    sr = sentence_rel(rel)
+    first = usual(e, sr)
+    said = r.choice([f"The first sentences do not say, so I need to look up {first}.",
+                     f"Nothing here says it; I need to look up {first}."])
+    word, obs = first, act(aimed(e, rel, title, said), f"Lookup[{first}]")
+    while target not in obs:
+        if obs.startswith("(Result"):
+            said = f"That is a different sentence, so I need to look up {word} again."
+        elif word == first:  # "No more results.": the page words it some other way
+            year = year_of(e, sr)
+            word = "1" if year and "1" in str(year) else kw
+            if word == first:
+                raise RuntimeError(f"{title}: {first!r} reaches no sentence, and it is the phrasing's own word")
+            said = (f"No sentence has {first}; the sentence I need gives a year, so I need to look up {word}."
+                    if word == "1" else f"No sentence has {first}, so I need to look up {word}.")
+        else:
+            raise RuntimeError(f"{title}: neither {first!r} nor {word!r} reaches {target!r}")
+        obs = act(aimed(e, rel, title, said), f"Lookup[{word}]")
+    return obs
+
+
+def trajectory(w: World, q: dict, wiki, written: bool = False, aim_first: bool = False, second_word: bool = False
+               ) -> Trajectory:
     qid = q["id"]
     plan = dict(w.plans[qid])
     if written and "spec" not in plan:
@@ -235,7 +283,9 @@ def trajectory(w: World, q: dict, wiki, written: bool = False, aim_first: bool =
         target = e["text"][e["idx"][sentence_rel(rel)]].rstrip(".")
         if late(e, rel):
             kw = e.get("kw", {}).get(sentence_rel(rel)) or keyword(e, sentence_rel(rel))  # version 2 records its own
-            if aim_first:
+            if second_word:
+                obs = _look_twice(e, rel, title, kw, target, act, r)
+            elif aim_first:
                 said = r.choice([f"The first sentences do not say, so I need to look up {kw}.",
                                  f"Nothing here says it; I need to look up {kw}."])
                 obs = act(aimed(e, rel, title, said), f"Lookup[{kw}]")
@@ -243,12 +293,12 @@ def trajectory(w: World, q: dict, wiki, written: bool = False, aim_first: bool =
                 g = goal(e, rel, e.get("name", title))
                 obs = act(r.choice([f"The first sentences do not mention {g}, so I need to look up {kw}.",
                                     f"Nothing here mentions {g}; I need to look up {kw}."]), f"Lookup[{kw}]")
-            while target not in obs and obs.startswith("(Result"):
+            while not second_word and target not in obs and obs.startswith("(Result"):
                 again = f"That is a different sentence, so I need to look up {kw} again."
                 obs = act(aimed(e, rel, title, again) if aim_first else again, f"Lookup[{kw}]")
         if target not in obs:
             raise RuntimeError(f"{qid}: the oracle did not reach {target!r}")
-        facts.append(aimed(e, rel, title) if aim_first else fact(e, rel, value(e, rel)))
+        facts.append(aimed(e, rel, title) if aim_first or second_word else fact(e, rel, value(e, rel)))
     answer = plan["answer"]
     if "spec" not in plan:  # version 1, as the shipped adapters learned it: no line after the Finish
         steps.append(Step(_conclude(r, plan, ents, facts), f"Finish[{answer}]", None))
