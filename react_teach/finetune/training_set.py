@@ -93,6 +93,6 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
     # with ``lookup`` weighed, a question the oracle answers by a lookup counts as that, whatever its shape
     by_lookup = any(k == LOOKUP for k, _ in weigh)
     chosen = pick([LOOKUP if by_lookup and needs_lookup(w, q) else q.get("shape", "") for w, _, q in order], n, weigh)
-    return tuple(world.oracle(w, q, wk, written=version >= 3, aim_first=version == 6,
+    return tuple(world.oracle(w, q, wk, written=version >= 3, aim_first=version in (6, 7),
                                  second_word=version == 7)
                  for w, wk, q in (order[i] for i in chosen))

@@ -213,8 +213,8 @@ def oracle(w: World, question: dict, wiki=None, written: bool = False, aim_first
     """A correct ReAct trajectory for one of the world's questions or claims, every observation from `WikiEnv`.
     `written` (version 2 worlds: training data version 3) writes out each check before its verdict
     (`varied.conclude`); `aim_first` (data version 6) opens each thought after a read with what it was for
-    (`oracle.aimed`); `second_word` (data version 7) does too, and looks up a late fact by the relation's usual
-    word, then by a second where no sentence has it (`oracle.usual`)."""
+    (`oracle.aimed`); `second_word` (data version 7, with `aim_first`) looks up a late fact by the relation's
+    usual word, then by a second where no sentence has it (`oracle.usual`)."""
     return trajectory(w, question, wiki if wiki is not None else globals()["wiki"](w), written, aim_first,
                       second_word)
 

@@ -139,7 +139,7 @@ def test_data_version_7s_oracle_reaches_late_facts_in_held_out_phrasings_with_th
     late = [q for q in w.questions if needs_lookup(w, q)]
     words = Counter()
     for q in late:
-        t = world.oracle(w, q, wk, written=True, second_word=True)
+        t = world.oracle(w, q, wk, written=True, aim_first=True, second_word=True)
         assert t.answer == q["answer"]
         words.update(s.action for s in t.steps if s.action.startswith("Lookup["))
     assert len(late) >= 10 and words["Lookup[1]"] >= 5, words
