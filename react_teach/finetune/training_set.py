@@ -28,6 +28,19 @@ LOOKUP = "lookup"
 DATA_VERSIONS = {1: 1, 2: 2, 3: 2, 6: 2, 7: 2}
 
 
+def oracle_options(version: int) -> dict:
+    """How the oracle writes a training data version's trajectories (`world.oracle`'s switches): the one place
+    that says it, for the training text and for anyone who shows how a shipped adapter's data was written
+    (notebook 16 does, from the adapter's provenance).
+
+        >>> oracle_options(3), oracle_options(7)["second_word"]
+        ({'written': True, 'aim_first': False, 'second_word': False}, True)
+    """
+    if version not in DATA_VERSIONS:
+        raise ValueError(f"no training data version {version!r}: there are {', '.join(map(str, DATA_VERSIONS))}")
+    return {"written": version >= 3, "aim_first": version in (6, 7), "second_word": version == 7}
+
+
 def pick(shapes: list[str], n: int, weigh: tuple = ()) -> list[int]:
     """Which of the questions, given in the order they would be taken, to take: the first `n`; or, with `weigh`
     (pairs (shape, k)), each shape's share of all the questions times k, the shares scaled to `n`, each filled with
@@ -77,8 +90,7 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
         >>> [t.steps[-1].thought for t in b if "minus" in t.steps[-1].thought][0].split(": ")[1][:28]
         'units 1 - 9, borrow, 11 - 9 '
     """
-    if version not in DATA_VERSIONS:
-        raise ValueError(f"no training data version {version!r}: there are {', '.join(map(str, DATA_VERSIONS))}")
+    options = oracle_options(version)  # refuses an unknown version before any world is built
     if weigh and version == 1:  # refused before any world is built
         raise ValueError("weigh needs data version 2 or later: version 1 is the shipped adapters' data, as it was")
     seeds = seeds or (world.TRAIN_SEEDS if version > 1 else world.TRAIN_SEEDS[:world.V1_TRAIN_WORLDS])
@@ -93,6 +105,4 @@ def oracle_trajectories(n: int, seeds: tuple = (), version: int = 1, wording: st
     # with ``lookup`` weighed, a question the oracle answers by a lookup counts as that, whatever its shape
     by_lookup = any(k == LOOKUP for k, _ in weigh)
     chosen = pick([LOOKUP if by_lookup and needs_lookup(w, q) else q.get("shape", "") for w, _, q in order], n, weigh)
-    return tuple(world.oracle(w, q, wk, written=version >= 3, aim_first=version in (6, 7),
-                                 second_word=version == 7)
-                 for w, wk, q in (order[i] for i in chosen))
+    return tuple(world.oracle(w, q, wk, **options) for w, wk, q in (order[i] for i in chosen))
