@@ -91,13 +91,14 @@ check(same["model_only"] > same["all_only"] and same["all"]["ci95"][1] > same["m
 
 # %% [markdown]
 # The observations are the environment's text: at inference the model never writes them, so learning to predict
-# them spends part of a small adapter on something it will not use. Here that costs a few points, though the two
-# intervals overlap. The paper trained on whole trajectories and did not report this comparison.
+# them spends part of a small adapter on something it will not use. Here the adapter that learned them too gets
+# fewer of the same questions right, but by a couple of points, well within the two intervals: on this data the
+# choice matters little. The paper trained on whole trajectories and did not report this comparison.
 
 # %% [markdown]
 # ## 3 · A fine-tune you can watch
 #
-# The shipped ReAct adapter took under an hour on two cores (its provenance is printed in section 4). Here is the
+# The shipped ReAct adapter took about an hour on two cores (its provenance is printed in section 4). Here is the
 # same code on 8 trajectories, 10 steps: a LoRA adapter of rank 8 on every projection of the bundled model,
 # trained with torch on the CPU from the very weights llama.cpp runs (read from the GGUF file), then written as a
 # GGUF adapter that llama.cpp loads.
@@ -133,11 +134,16 @@ for name in SHIPPED:
         print(f"{name:12s} {e}")
 
 # %% [markdown]
-# The ReAct adapter learned data version 3 (`--data 3`): where a question needs arithmetic or a check, its last
-# thought writes it out before `Finish`, a difference of years column by column, two years digit by digit, the value
-# read beside the value asked. Each column is a sum of single digits; even so, "how many years apart" questions
-# are right only about half the time (the last line below, from the test worlds). Those thoughts run
-# longer than the 100 tokens a step gets in the paper's code, so a local adapter asks for 200
+# The adapters learned data version 7 (`--data 7`). Two habits of its thoughts are not in the plain oracle of
+# section 1. Where a question needs arithmetic or a check, the last thought writes it out before `Finish`: a
+# difference of years column by column, two years digit by digit, the value read beside the value asked. Each column
+# is a sum of single digits; even so, "how many years apart" questions are right only about half the time (from the
+# test worlds, below). And where the fact is not among the five sentences a search shows, the thought says so and
+# looks it up: by the relation's usual word first (born, founded, married); where no sentence has that word, by a
+# second one. For a fact given with a year the second word is `1`: the paper's lookup matches any part of a
+# sentence, so `1` finds every year from 1000 to 1999 whatever words stand around it.
+#
+# Such thoughts run longer than the 100 tokens a step gets in the paper's code, so a local adapter asks for 200
 # (`llm.step_tokens`); decoding is greedy, so a step that ended within 100 tokens ends the same way with 200.
 
 # %%
@@ -145,6 +151,10 @@ print(world.varied.written_subtraction(1925, 1822))
 print(world.varied.written_comparison(1881, 1909))
 print("a step's room, in tokens:", {spec: llm.step_tokens(llm.from_spec(spec)) for spec in ("local", "local:ft-react")})
 print("how many years apart, test worlds:", report.cell(test["methods"]["react"]["trained"]["by_shape"]["gap"]))
+varied = world.generate(world.TRAIN_SEEDS[0], world.SIZE, 2)  # the generator version the adapters learned from
+learned = finetune.training_set.oracle_options(provenance("ft-react")["data_version"])  # the oracle of its data
+late = next(t for q in varied.questions if "Lookup[1]" in (t := world.oracle(varied, q, **learned)).render())
+print(*late.render().splitlines()[:11], sep="\n")
 
 # %% [markdown]
 # Here is one question from dev world 1000 (a seed no model trained on), first for the bundled model with
