@@ -151,9 +151,10 @@ print(world.varied.written_subtraction(1925, 1822))
 print(world.varied.written_comparison(1881, 1909))
 print("a step's room, in tokens:", {spec: llm.step_tokens(llm.from_spec(spec)) for spec in ("local", "local:ft-react")})
 print("how many years apart, test worlds:", report.cell(test["methods"]["react"]["trained"]["by_shape"]["gap"]))
-varied = world.generate(world.TRAIN_SEEDS[0], world.SIZE, 2)  # the generator version the adapters learned from
-learned = finetune.training_set.oracle_options(provenance("ft-react")["data_version"])  # the oracle of its data
-late = next(t for q in varied.questions if "Lookup[1]" in (t := world.oracle(varied, q, **learned)).render())
+data = own["data_version"]  # ft-react's training data version, from its provenance (section 2)
+varied = world.generate(world.TRAIN_SEEDS[0], world.SIZE, finetune.training_set.DATA_VERSIONS[data])
+varied_wiki, learned = world.wiki(varied), finetune.training_set.oracle_options(data)  # its oracle's switches
+late = next(t for q in varied.questions if "Lookup[1]" in (t := world.oracle(varied, q, varied_wiki, **learned)).render())
 print(*late.render().splitlines()[:11], sep="\n")
 
 # %% [markdown]
