@@ -26,7 +26,8 @@ phrasings that no training world uses). Parts:
 
 The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
 each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
-type (bridge 2 hops, bridge 3 hops, comparison, yes/no), with always-yes and always-no beside every pooled figure.
+type (bridge 2 hops, bridge 3 hops, comparison, yes/no), with always-yes and always-no beside every pooled figure,
+and how many runs end without a Finish or repeat a lookup that found nothing (`stuck`).
 Every run is a resumable results file under --out/SPLIT/ (a rerun skips what is done).
 """
 from __future__ import annotations
@@ -64,6 +65,26 @@ def brief(rows: list[dict]) -> dict:
             "baselines": constant(x["gold"] for x in rows)}
 
 
+def stuck(rows: list[dict]) -> dict:
+    """How many runs end without a Finish (the steps ran out), and how many look a word up again right after the
+    tool said "No more results." for it: the paper's lookup answers the same word the same way, so each repeat is
+    a step lost (version 7's adapter did it in 18 of its 95 held-out dev failures).
+
+        >>> step = lambda a, o: {"action": a, "observation": o}
+        >>> stuck([{"steps": [step("Lookup[wife]", "No more results."), step("Lookup[wife]", "No more results.")],
+        ...         "extra": {"finished": False}},
+        ...        {"steps": [step("Search[X]", "X is ..."), step("Finish[yes]", None)], "extra": {"finished": True}}])
+        {'unfinished': 1, 'repeated_lookup': 1}
+    """
+    def repeats(steps: list[dict]) -> bool:
+        return any(b["action"] == a["action"] and (a["action"] or "").startswith("Lookup[")
+                   and (a.get("observation") or "").startswith("No more results") for a, b in zip(steps, steps[1:]))
+
+    # the runner records whether a run ended by answering (a Standard run answers with no step at all)
+    return {"unfinished": sum(not (r.get("extra") or {}).get("finished") for r in rows),
+            "repeated_lookup": sum(repeats(r["steps"]) for r in rows)}
+
+
 def report(runs: dict, questions: dict) -> dict:
     """One method's figures from its rows: runs[(seed, wording)] = rows; questions[(seed, id)] = the question."""
     out = {}
@@ -80,7 +101,8 @@ def report(runs: dict, questions: dict) -> dict:
                 types.setdefault(kind(q), []).append(r)
                 if "shape" in q:  # data version 2: a type hides its shapes (comparison is three of them)
                     shapes.setdefault(q["shape"], []).append(r)
-        out[wording] = {"pooled": {**brief(rows), "seconds_per_question": summary(rows)["seconds_per_question"]},
+        out[wording] = {"pooled": {**brief(rows), "seconds_per_question": summary(rows)["seconds_per_question"],
+                                   **stuck(rows)},
                         "worlds": worlds, "spread": [min(ems), max(ems)],
                         "by_type": {k: brief(v) for k, v in sorted(types.items())},
                         **({"by_shape": {k: brief(v) for k, v in sorted(shapes.items())}} if shapes else {})}

@@ -247,6 +247,7 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by
         assert sum(f["n"] for f in shapes.values()) == 12 and set(shapes) <= set(world.SHAPES)
         assert sum(shapes[k]["n"] for k in ("first", "both", "gap") if k in shapes) == \
             react[wording]["by_type"].get("comparison", {"n": 0})["n"]
+        assert react[wording]["pooled"]["unfinished"] == react[wording]["pooled"]["repeated_lookup"] == 0
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
     assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
@@ -313,3 +314,23 @@ def test_a_try_is_paired_with_its_base_question_by_question_and_the_split_decide
     assert bench["main"](["--dev", "--worlds", "2", "--n", "7", "--parts", "files", "--out", str(tmp_path / "yes"),
                           "--against", str(tmp_path / "nowhere")]) == 0
     assert "react: no question answered both here and in" in capsys.readouterr().err
+
+
+def test_the_worlds_benchmark_counts_runs_that_never_finish_and_lookups_repeated_after_no_more_results(tmp_path):
+    """A model that looks the same word up at every step (a script) never finishes, and repeats a lookup the tool
+    has just answered "No more results.": both counts must be every question."""
+    import json
+
+    script = tmp_path / "loop.jsonl"
+    step = [json.dumps(f" I need to look up wife.\nAction {k}: Lookup[wife]") for k in range(1, 8)]  # 7 steps
+    script.write_text("\n".join(step * 2) + "\n", encoding="utf-8")
+    bench = worlds_benchmark()
+    assert bench["main"](["--dev", "--worlds", "1", "--n", "2", "--wordings", "trained", "--llm", f"script:{script}",
+                          "--parts", "worlds", "--out", str(tmp_path / "runs")]) == 0
+    pooled = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]["trained"]
+    assert pooled["pooled"]["n"] == 2 and pooled["pooled"]["em"] == 0
+    assert pooled["pooled"]["unfinished"] == pooled["pooled"]["repeated_lookup"] == 2
+    once = [{"steps": [{"action": "Lookup[wife]", "observation": "No more results."},
+                       {"action": "Lookup[spouse]", "observation": "(Result 1 / 1) He is married."},
+                       {"action": "Finish[Ana]", "observation": None}], "extra": {"finished": True}}]
+    assert bench["stuck"](once) == {"unfinished": 0, "repeated_lookup": 0}  # a new word after a miss is no loop
