@@ -327,10 +327,16 @@ def test_the_worlds_benchmark_counts_runs_that_never_finish_and_lookups_repeated
     bench = worlds_benchmark()
     assert bench["main"](["--dev", "--worlds", "1", "--n", "2", "--wordings", "trained", "--llm", f"script:{script}",
                           "--parts", "worlds", "--out", str(tmp_path / "runs")]) == 0
-    pooled = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]["trained"]
-    assert pooled["pooled"]["n"] == 2 and pooled["pooled"]["em"] == 0
-    assert pooled["pooled"]["unfinished"] == pooled["pooled"]["repeated_lookup"] == 2
+    pooled = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]["trained"][
+        "pooled"]
+    assert pooled["n"] == 2 and pooled["em"] == 0
+    assert pooled["unfinished"] == pooled["repeated_lookup"] == 2
     once = [{"steps": [{"action": "Lookup[wife]", "observation": "No more results."},
                        {"action": "Lookup[spouse]", "observation": "(Result 1 / 1) He is married."},
                        {"action": "Finish[Ana]", "observation": None}], "extra": {"finished": True}}]
     assert bench["stuck"](once) == {"unfinished": 0, "repeated_lookup": 0}  # a new word after a miss is no loop
+    # the benchmarks are not a package the docstring test walks: their worked example is run here
+    import doctest
+
+    example = doctest.DocTestFinder().find(bench["stuck"], "stuck", globs={"stuck": bench["stuck"]})[0]
+    assert example.examples and doctest.DocTestRunner().run(example).failed == 0
