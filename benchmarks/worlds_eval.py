@@ -27,7 +27,7 @@ phrasings that no training world uses). Parts:
 The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
 each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
 type (bridge 2 hops, bridge 3 hops, comparison, yes/no), with always-yes and always-no beside every pooled figure,
-and how many runs end without a Finish or repeat a lookup that found nothing (`stuck`).
+and how many runs end without an answer or repeat a call for the same result (`stuck`).
 Every run is a resumable results file under --out/SPLIT/ (a rerun skips what is done).
 """
 from __future__ import annotations
@@ -66,23 +66,23 @@ def brief(rows: list[dict]) -> dict:
 
 
 def stuck(rows: list[dict]) -> dict:
-    """How many runs end without a Finish (the steps ran out), and how many look a word up again right after the
-    tool said "No more results." for it: the paper's lookup answers the same word the same way, so each repeat is
-    a step lost (version 7's adapter did it in 18 of its 95 held-out dev failures).
+    """How many runs end without an answer (the steps ran out), and how many make the same call again for the same
+    result: the Table 2 loop, as `failures.signals` finds it (a Lookup that pages to its next result is no loop).
+    Version 7's adapter looked a word up again after "No more results." in 18 of its 95 held-out dev failures.
 
-        >>> step = lambda a, o: {"action": a, "observation": o}
-        >>> stuck([{"steps": [step("Lookup[wife]", "No more results."), step("Lookup[wife]", "No more results.")],
-        ...         "extra": {"finished": False}},
-        ...        {"steps": [step("Search[X]", "X is ..."), step("Finish[yes]", None)], "extra": {"finished": True}}])
-        {'unfinished': 1, 'repeated_lookup': 1}
+        >>> step = lambda a, o: {"thought": "", "action": a, "observation": o}
+        >>> stuck([{"question": "Q", "steps": [step("Lookup[wife]", "No more results."),
+        ...                                    step("Lookup[wife]", "No more results.")], "extra": {"finished": False}},
+        ...        {"question": "Q", "steps": [step("Search[X]", "X is ..."), step("Finish[yes]", None)],
+        ...         "extra": {"finished": True}}])
+        {'unfinished': 1, 'repeated_call': 1}
     """
-    def repeats(steps: list[dict]) -> bool:
-        return any(b["action"] == a["action"] and (a["action"] or "").startswith("Lookup[")
-                   and (a.get("observation") or "").startswith("No more results") for a, b in zip(steps, steps[1:]))
+    from react_teach.failures.signals import measure
+    from react_teach.trajectory import Trajectory
 
     # the runner records whether a run ended by answering (a Standard run answers with no step at all)
     return {"unfinished": sum(not (r.get("extra") or {}).get("finished") for r in rows),
-            "repeated_lookup": sum(repeats(r["steps"]) for r in rows)}
+            "repeated_call": sum(bool(measure(Trajectory.from_json(r), r.get("gold")).repeated_actions) for r in rows)}
 
 
 def report(runs: dict, questions: dict) -> dict:

@@ -247,7 +247,7 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by
         assert sum(f["n"] for f in shapes.values()) == 12 and set(shapes) <= set(world.SHAPES)
         assert sum(shapes[k]["n"] for k in ("first", "both", "gap") if k in shapes) == \
             react[wording]["by_type"].get("comparison", {"n": 0})["n"]
-        assert react[wording]["pooled"]["unfinished"] == react[wording]["pooled"]["repeated_lookup"] == 0
+        assert react[wording]["pooled"]["unfinished"] == react[wording]["pooled"]["repeated_call"] == 0
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
     assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
@@ -316,7 +316,7 @@ def test_a_try_is_paired_with_its_base_question_by_question_and_the_split_decide
     assert "react: no question answered both here and in" in capsys.readouterr().err
 
 
-def test_the_worlds_benchmark_counts_runs_that_never_finish_and_lookups_repeated_after_no_more_results(tmp_path):
+def test_the_worlds_benchmark_counts_runs_that_never_finish_and_calls_repeated_for_the_same_result(tmp_path):
     """A model that looks the same word up at every step (a script) never finishes, and repeats a lookup the tool
     has just answered "No more results.": both counts must be every question."""
     import json
@@ -330,11 +330,12 @@ def test_the_worlds_benchmark_counts_runs_that_never_finish_and_lookups_repeated
     pooled = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]["trained"][
         "pooled"]
     assert pooled["n"] == 2 and pooled["em"] == 0
-    assert pooled["unfinished"] == pooled["repeated_lookup"] == 2
-    once = [{"steps": [{"action": "Lookup[wife]", "observation": "No more results."},
-                       {"action": "Lookup[spouse]", "observation": "(Result 1 / 1) He is married."},
-                       {"action": "Finish[Ana]", "observation": None}], "extra": {"finished": True}}]
-    assert bench["stuck"](once) == {"unfinished": 0, "repeated_lookup": 0}  # a new word after a miss is no loop
+    assert pooled["unfinished"] == pooled["repeated_call"] == 2
+    once = [{"question": "Q", "extra": {"finished": True},
+             "steps": [{"thought": "", "action": "Lookup[wife]", "observation": "No more results."},
+                       {"thought": "", "action": "Lookup[spouse]", "observation": "(Result 1 / 1) He is married."},
+                       {"thought": "", "action": "Finish[Ana]", "observation": None}]}]
+    assert bench["stuck"](once) == {"unfinished": 0, "repeated_call": 0}  # a new word after a miss is no loop
     # the benchmarks are not a package the docstring test walks: their worked example is run here
     import doctest
 
