@@ -27,7 +27,8 @@ phrasings that no training world uses). Parts:
 The summary (--out/SPLIT/summary.json) gives, per method: EM pooled over the worlds with its Wilson 95% interval,
 each world's EM and the spread, trained against held-out wording on the same questions (and how many flip), EM by
 type (bridge 2 hops, bridge 3 hops, comparison, yes/no), with always-yes and always-no beside every pooled figure,
-and how many runs end without an answer or repeat a call for the same result (`stuck`).
+how many runs end without an answer or repeat a call for the same result (`stuck`), and the held-out wording's
+score template by template beside the same questions' trained one (`by_template`).
 Every run is a resumable results file under --out/SPLIT/ (a rerun skips what is done).
 """
 from __future__ import annotations
@@ -49,7 +50,7 @@ from react_teach.runs.records import read_header  # noqa: E402
 from react_teach.runs.report import replace_block  # noqa: E402
 from react_teach.runs.stats import p_text, rate, sign_test  # noqa: E402
 from react_teach.trajectory import Trajectory  # noqa: E402
-from react_teach.world.wordings import SPLITS  # noqa: E402
+from react_teach.world.wordings import SPLITS, templates  # noqa: E402
 
 METHODS = ("standard", "cot", "act", "react")
 ABLATION = "local:+data/models/ft-react-all.gguf"  # the same data as ft-react, every token learned
@@ -84,8 +85,9 @@ def stuck(rows: list[dict]) -> dict:
             "repeated_call": sum(bool(measure(Trajectory.from_json(r), r.get("gold")).repeated_actions) for r in rows)}
 
 
-def report(runs: dict, questions: dict) -> dict:
-    """One method's figures from its rows: runs[(seed, wording)] = rows; questions[(seed, id)] = the question."""
+def report(runs: dict, questions: dict, held: dict | None = None) -> dict:
+    """One method's figures from its rows: runs[(seed, wording)] = rows; questions[(seed, id)] = the question;
+    held[(seed, id)], if given, the templates of its held-out wording (`by_template`)."""
     out = {}
     for wording in SPLITS:
         rows = [r for (s, wd), rs in runs.items() if wd == wording for r in rs]
@@ -109,7 +111,31 @@ def report(runs: dict, questions: dict) -> dict:
         pairs = [(a["em"], b["em"]) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
                  for a, b in _paired(runs[(s, "trained")], runs[(s, "heldout")])]
         out["paired"] = _counts(pairs, "trained", "heldout")
+        if held:
+            out["paired"]["by_template"] = by_template(
+                [(held[(s, b["id"])], a["em"], b["em"]) for s in {s for s, _ in runs}
+                 for a, b in _paired(runs.get((s, "trained"), []), runs.get((s, "heldout"), []))])
     return out
+
+
+def by_template(rows: list[tuple]) -> list[dict]:
+    """The held-out wording's score by template, beside the same questions in the trained wording, the widest gap
+    first: rows are (templates, trained em, held-out em), one a question, counted under each template it uses.
+    A pooled held-out figure hides where it is lost: one phrase in a middle slot can carry a third of the gap.
+
+        >>> by_template([(["ask born: When did {x} come into the world?"], 1, 0),
+        ...              (["ask born: When did {x} come into the world?", "describe spouse: whoever is married to {x}"],
+        ...               1, 1)])[0]
+        {'template': 'ask born: When did {x} come into the world?', 'n': 2, 'trained': 2, 'heldout': 1, 'gap': 0.5}
+    """
+    count = {}
+    for names, trained, heldout in rows:
+        for name in names:
+            c = count.setdefault(name, [0, 0, 0])
+            c[0], c[1], c[2] = c[0] + 1, c[1] + bool(trained), c[2] + bool(heldout)
+    out = [{"template": k, "n": n, "trained": t, "heldout": h, "gap": round((t - h) / n, 3)}
+           for k, (n, t, h) in count.items()]
+    return sorted(out, key=lambda x: (-(x["trained"] - x["heldout"]), x["template"]))
 
 
 def ablation(all_runs: dict, react_runs: dict, questions: dict, spec: str = ABLATION) -> dict:
@@ -230,6 +256,8 @@ def main(argv=None) -> int:
     react_spec = specs.get("react", "local:ft-react")  # the course and prose parts run ReAct whatever --methods says
     worlds = {(s, wd): world.generate(s, world.SIZE, a.version, wd) for s in seeds for wd in wordings}
     questions = {(s, q["id"]): q for (s, _), w in worlds.items() for q in w.questions}
+    held = {(s, k): templates(p["spec"], p["choice"]) for (s, wd), w in worlds.items() if wd == "heldout"
+            for k, p in w.plans.items() if "spec" in p}  # version 1 has one wording and no templates
 
     def save() -> None:
         write_atomic(path, json.dumps(result, indent=1) + "\n")
@@ -251,7 +279,8 @@ def main(argv=None) -> int:
         mine = {m: done(m) for m in methods}
         for m, runs in mine.items():
             if runs:
-                result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True, **report(runs, questions)}
+                result.setdefault("methods", {})[m] = {"llm": specs[m], "from_files": True,
+                                                       **report(runs, questions, held)}
         if "ablation" in parts and (runs := {(s, "trained"): rows for s in seeds
                                              if (rows := _done(results("react-all", s)))}):
             ablate(runs)
@@ -280,7 +309,7 @@ def main(argv=None) -> int:
                                        llm=models[m], wiki=world.wiki(w), progress=False)
             print(f"{m:8s} world {s} {wd:8s} {rate(rows)['text']} ({time.perf_counter() - started:.0f} s)",
                   flush=True)
-        result.setdefault("methods", {})[m] = {"llm": specs[m], **report(runs, questions)}
+        result.setdefault("methods", {})[m] = {"llm": specs[m], **report(runs, questions, held)}
         save()
     if "course" in parts:
         course = load_questions("hotpotqa")

@@ -86,13 +86,19 @@ def types_table(s: dict, method: str = "react") -> str:
 
 
 def lines(s: dict) -> list[str]:
-    """The figures that are not tables: the paired wordings, the real-subject transfer, the prose dev set, the
-    loss ablation and the thought edits, each where the summary has it."""
+    """The figures that are not tables: the paired wordings and the held-out templates that lose most, the
+    real-subject transfer, the prose dev set, the loss ablation and the thought edits, each where the summary has
+    it."""
     out = []
     if p := s.get("methods", {}).get("react", {}).get("paired"):
         out.append(f"- The same {p['n']} questions in both wordings: right in both {p['both']}, only in the trained "
                    f"wording {p['trained_only']}, only in the held-out one {p['heldout_only']}, in neither "
                    f"{p['neither']}" + (f" (sign test {p_text(p['p'])})." if "p" in p else "."))
+        if worst := [x for x in p.get("by_template", []) if x["trained"] > x["heldout"]][:3]:
+            out.append("- Where the held-out wording loses most, right in the trained wording against the held-out "
+                       "one, over the questions that use the template: " + "; ".join(
+                           f"`{x['template']}` {x['trained']} against {x['heldout']} of {x['n']}" for x in worst)
+                       + ".")
     for key, what in (("course", "the course's real-subject questions"), ("prose", "the prose dev questions")):
         if b := s.get(key):
             out.append(f"- ReAct on {what}: {cell(b)} (always \"yes\" {b['baselines']['always yes']:.3f}, always "

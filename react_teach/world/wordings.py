@@ -206,6 +206,23 @@ def is_in(spec: dict, choice: dict, split: str) -> bool:
     return all(i in split_of(p, split) for p, i in idx)
 
 
+def templates(spec: dict, choice: dict) -> list[str]:
+    """The templates a wording uses, each after the name of its pool: what a score by template counts under.
+
+        >>> spec = {"shape": "bridge", "start": "the novel Marrow", "ask": "birthplace",
+        ...         "chain": [{"rel": "creator", "role": "author", "made": "wrote"}]}
+        >>> templates(spec, {"ask": 12, "chain": [11]})
+        ['ask birthplace: In what town did {x} come into the world?', 'describe creator: the individual who {made} {x}']
+        >>> templates({"shape": "yesno", "rel": "spouse", "x": "Velmo Tarin", "v": "Dura Kell"}, {"frame": 1})
+        ['yesno: Is it true that {s}?']
+    """
+    ps = pools(spec)
+    if "frame" in ps:
+        return [f"{spec['shape']}: {ps['frame'][choice['frame']]}"]
+    return [f"ask {spec['ask']}: {ps['ask'][choice['ask']]}"] + [
+        f"describe {c['rel']}: {p[j]}" for c, p, j in zip(spec["chain"], ps["chain"], choice["chain"])]
+
+
 def render(spec: dict, choice: dict) -> str:
     """The question text of `spec` in the wording `choice` (see `choose`)."""
     shape = spec["shape"]

@@ -49,6 +49,19 @@ def test_an_ablation_measured_beside_an_older_ft_react_says_so_and_one_beside_th
         assert ("since retrained" in line) is said and (x["adapters"]["react"] in line) is said, line
 
 
+def test_the_report_names_the_three_held_out_templates_that_lose_most_and_none_that_lose_nothing():
+    summary = json.loads((data_dir() / "runs" / "worlds" / "test" / "summary.json").read_text())
+    worst = summary["methods"]["react"]["paired"]["by_template"]
+    lost = [x["trained"] - x["heldout"] for x in worst]
+    assert lost[:3] == sorted(lost, reverse=True)[:3] and lost[0] > 0
+    line = next(s for s in report.lines(summary) if s.startswith("- Where the held-out wording loses most"))
+    assert re.findall(r"`([^`]+)`", line) == [x["template"] for x in worst[:3]]
+    assert f"{worst[0]['trained']} against {worst[0]['heldout']} of {worst[0]['n']}" in line
+    for x in worst:  # a held-out wording that loses nothing anywhere has nothing to name
+        x["heldout"] = x["trained"]
+    assert not any("loses most" in s for s in report.lines(summary))
+
+
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_each_committed_results_file_was_run_with_the_adapter_shipped_for_its_method(split):
     # The dev record is the base a try is paired with (`worlds_eval --against data/runs/worlds`): run by an adapter

@@ -250,6 +250,14 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by
         assert react[wording]["pooled"]["unfinished"] == react[wording]["pooled"]["repeated_call"] == 0
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
+    # by template: every held-out template of the 12 questions, each counted once a question that uses it; an
+    # answer that ignores the wording scores the same in both
+    plans = [p for s in world.DEV_SEEDS[:2] for p in
+             (world.generate(s, world.SIZE, 2, "heldout").plans[q["id"]] for q in
+              world.generate(s, world.SIZE, 2, "heldout").questions[:6])]
+    uses = Counter(t for p in plans for t in wordings.templates(p["spec"], p["choice"]))
+    assert {x["template"]: x["n"] for x in paired["by_template"]} == dict(uses)
+    assert all(x["trained"] == x["heldout"] and x["gap"] == 0 for x in paired["by_template"])
     assert paired["both"] == round(12 * react["trained"]["pooled"]["em"])
     assert bench["main"](argv[:-4] + ["--parts", "files", "--out", str(tmp_path / "runs")]) == 0  # no model
     again = json.loads((tmp_path / "runs" / "dev" / "summary.json").read_text())["methods"]["react"]
@@ -340,4 +348,26 @@ def test_the_worlds_benchmark_counts_runs_that_never_finish_and_calls_repeated_f
     import doctest
 
     example = doctest.DocTestFinder().find(bench["stuck"], "stuck", globs={"stuck": bench["stuck"]})[0]
+    assert example.examples and doctest.DocTestRunner().run(example).failed == 0
+
+
+def test_the_held_out_score_by_template_finds_the_one_phrase_that_fails():
+    """Rows of a dev world's held-out questions, wrong exactly where "the native town of" is used: that template
+    must come first with every use lost, and no other may show a gap it does not have."""
+    bench = worlds_benchmark()
+    w = world.generate(world.DEV_SEEDS[0], world.SIZE, 2, "heldout")
+    names = [wordings.templates(p["spec"], p["choice"]) for p in (w.plans[q["id"]] for q in w.questions)]
+    phrase = "describe birthplace: the native town of {x}"
+    rows = [(n, 1, int(phrase not in n)) for n in names]
+    out = bench["by_template"](rows)
+    uses = sum(phrase in n for n in names)
+    assert uses >= 5 and out[0] == {"template": phrase, "n": uses, "trained": uses, "heldout": 0, "gap": 1.0}
+    assert all(x["gap"] < 1 for x in out[1:]) and sum(x["n"] for x in out) == sum(map(len, names))
+    held = {f"ask {k}: {p[i]}" for k, p in wordings.ASK.items() for i in wordings.split_of(p, "heldout")} | \
+        {f"describe {k}: {p[i]}" for k, p in wordings.DESCRIBE.items() for i in wordings.split_of(p, "heldout")}
+    assert {x["template"] for x in out if x["template"].startswith(("ask", "describe"))} <= held
+    import doctest  # the benchmark is not a package the docstring test walks: its worked example is run here
+
+    example = doctest.DocTestFinder().find(bench["by_template"], "by_template",
+                                           globs={"by_template": bench["by_template"]})[0]
     assert example.examples and doctest.DocTestRunner().run(example).failed == 0
