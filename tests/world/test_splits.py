@@ -250,11 +250,10 @@ def test_the_worlds_benchmark_reports_pooled_per_world_by_wording_by_type_and_by
         assert react[wording]["pooled"]["unfinished"] == react[wording]["pooled"]["repeated_call"] == 0
     paired = react["paired"]
     assert paired["n"] == 12 and paired["trained_only"] == paired["heldout_only"] == 0
-    # by template: every held-out template of the 12 questions, each counted once a question that uses it; an
+    # by template: every held-out template of the 12 questions, counted once for each question that uses it; an
     # answer that ignores the wording scores the same in both
-    plans = [p for s in world.DEV_SEEDS[:2] for p in
-             (world.generate(s, world.SIZE, 2, "heldout").plans[q["id"]] for q in
-              world.generate(s, world.SIZE, 2, "heldout").questions[:6])]
+    held = [world.generate(s, world.SIZE, 2, "heldout") for s in world.DEV_SEEDS[:2]]
+    plans = [w.plans[q["id"]] for w in held for q in w.questions[:6]]
     uses = Counter(t for p in plans for t in wordings.templates(p["spec"], p["choice"]))
     assert {x["template"]: x["n"] for x in paired["by_template"]} == dict(uses)
     assert all(x["trained"] == x["heldout"] and x["gap"] == 0 for x in paired["by_template"])
