@@ -108,13 +108,11 @@ def report(runs: dict, questions: dict, held: dict | None = None) -> dict:
                         "by_type": {k: brief(v) for k, v in sorted(types.items())},
                         **({"by_shape": {k: brief(v) for k, v in sorted(shapes.items())}} if shapes else {})}
     if len(out) == 2:  # the same questions side by side: which ones the wording alone turns
-        pairs = [(a["em"], b["em"]) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
+        pairs = [(s, a, b) for s in {s for s, _ in runs} if (s, "trained") in runs and (s, "heldout") in runs
                  for a, b in _paired(runs[(s, "trained")], runs[(s, "heldout")])]
-        out["paired"] = _counts(pairs, "trained", "heldout")
+        out["paired"] = _counts([(a["em"], b["em"]) for _, a, b in pairs], "trained", "heldout")
         if held:
-            out["paired"]["by_template"] = by_template(
-                [(held[(s, b["id"])], a["em"], b["em"]) for s in {s for s, _ in runs}
-                 for a, b in _paired(runs.get((s, "trained"), []), runs.get((s, "heldout"), []))])
+            out["paired"]["by_template"] = by_template([(held[(s, b["id"])], a["em"], b["em"]) for s, a, b in pairs])
     return out
 
 
@@ -133,7 +131,9 @@ def by_template(rows: list[tuple]) -> list[dict]:
     for names, trained, heldout in rows:
         for name in names:
             c = count.setdefault(name, [0, 0, 0])
-            c[0], c[1], c[2] = c[0] + 1, c[1] + bool(trained), c[2] + bool(heldout)
+            c[0] += 1
+            c[1] += bool(trained)
+            c[2] += bool(heldout)
     out = [{"template": k, "n": n, "trained": t, "heldout": h, "gap": round((t - h) / n, 3)}
            for k, (n, t, h) in count.items()]
     return sorted(out, key=lambda x: (-(x["trained"] - x["heldout"]), x["template"]))

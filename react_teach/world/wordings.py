@@ -200,10 +200,7 @@ def choose(spec: dict, split: str, rng: random.Random) -> dict:
 
 def is_in(spec: dict, choice: dict, split: str) -> bool:
     """Whether every template of a wording belongs to `split` (the check `finetune` makes before training)."""
-    ps = pools(spec)
-    idx = [(p, i) for p, i in zip(ps["chain"], choice["chain"])] + [(ps["ask"], choice["ask"])] \
-        if "chain" in ps else [(ps["frame"], choice["frame"])]
-    return all(i in split_of(p, split) for p, i in idx)
+    return all(i in split_of(pool, split) for _, pool, i in _slots(spec, choice))
 
 
 def templates(spec: dict, choice: dict) -> list[str]:
@@ -216,11 +213,16 @@ def templates(spec: dict, choice: dict) -> list[str]:
         >>> templates({"shape": "yesno", "rel": "spouse", "x": "Velmo Tarin", "v": "Dura Kell"}, {"frame": 1})
         ['yesno: Is it true that {s}?']
     """
+    return [f"{name}: {pool[i]}" for name, pool, i in _slots(spec, choice)]
+
+
+def _slots(spec: dict, choice: dict) -> list[tuple[str, list, int]]:
+    """(pool name, pool, index) of each template a wording uses: what `is_in` checks and `templates` names."""
     ps = pools(spec)
     if "frame" in ps:
-        return [f"{spec['shape']}: {ps['frame'][choice['frame']]}"]
-    return [f"ask {spec['ask']}: {ps['ask'][choice['ask']]}"] + [
-        f"describe {c['rel']}: {p[j]}" for c, p, j in zip(spec["chain"], ps["chain"], choice["chain"])]
+        return [(spec["shape"], ps["frame"], choice["frame"])]
+    return [(f"ask {spec['ask']}", ps["ask"], choice["ask"])] + [
+        (f"describe {c['rel']}", pool, j) for c, pool, j in zip(spec["chain"], ps["chain"], choice["chain"])]
 
 
 def render(spec: dict, choice: dict) -> str:
