@@ -90,8 +90,9 @@ class TorchLlama(torch.nn.Module):
 
     The top layers alone would train faster (backward could stop at the lowest adapted one), but they do not read:
     on the top 14 of 30 the ReAct adapter trained in 44 min instead of 66 and fell on the dev worlds from 0.793 to
-    0.607 (trained wording) and 0.683 to 0.470 (held-out), yes/no from 0.80 to 0.50 (tryAK, branch `upper-layers`).
-    The top 22 took 53 min and kept the trained wording (0.773) but not a new one: 0.600 (tryAM, the same branch).
+    0.607 (trained wording) and 0.683 to 0.470 (held-out), yes/no from 0.80 to 0.50 (tryAK).
+    The top 22 took 53 min and kept the trained wording (0.773) but not a new one: 0.600 (tryAM). Issue 19's notes
+    keep both tries' figures.
     """
 
     def __init__(self, cfg: Config, weights: dict, *, rank: int = 8, alpha: float = 16.0,
