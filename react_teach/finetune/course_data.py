@@ -16,8 +16,14 @@ That leaves 67 of the 394 articles. Each question's deciding sentences must also
 them are never trained on, so a choice about prose is made on them, never on the 126; the other 423 are
 training questions (`questions("train")`, what `finetune --course N` takes from).
 
+67 articles are few pages to learn reading from, so more are written for training alone
+(data/finetune/course_articles.jsonl, `ADDED_FILE`): the course's wiki never holds them, the same four rules
+apply to them, and the questions over them come after the first 500 in the training file. A question that reads
+one is walked on the course wiki with them added (`wiki_for`); every other question on the course wiki itself, so
+that the first 423 training questions' text, and with it every shipped adapter's data, stays the same bytes.
+
     >>> titles = allowed_titles()
-    >>> len(titles), "Seven Samurai" in titles, "Leonid Levin" in titles
+    >>> len(titles & corpus().keys()), "Seven Samurai" in titles, "Leonid Levin" in titles
     (67, True, False)
     >>> t = oracle(load()[0])
     >>> t.steps[0].action, t.steps[-1].action == f"Finish[{load()[0]['answer']}]"
@@ -39,9 +45,70 @@ TYPES = ("single", "bridge", "comparison")  # HotpotQA's two, and one page read;
 SHAPES = ("who", "which", "when", "where", "what", "how many", "years before", "first", "yes-no", "both", "bridge")
 
 
+ADDED_FILE = "finetune/course_articles.jsonl"
+
+
 def corpus() -> dict[str, dict]:
     """{title: article} of the course encyclopedia, as the course wiki indexes it."""
-    return {a["title"]: a for p in sorted((data_dir() / "corpus").glob("*.jsonl")) for a in read_jsonl(p)}
+    return {a["title"]: a for p in _corpus_files() for a in read_jsonl(p)}
+
+
+def added() -> dict[str, dict]:
+    """{title: article} of the articles written for training alone (`ADDED_FILE`); none is a course article."""
+    return {a["title"]: a for a in read_jsonl(data_dir() / ADDED_FILE)}
+
+
+def articles() -> dict[str, dict]:
+    """Every article a training question may be about: the course encyclopedia's and the added ones."""
+    course, extra = corpus(), added()
+    if course.keys() & extra.keys():  # an added page under a course title would shadow the page the test reads
+        raise ValueError(f"{ADDED_FILE} repeats course articles: {', '.join(sorted(course.keys() & extra.keys()))}")
+    return {**course, **extra}
+
+
+def _corpus_files() -> list:
+    return sorted((data_dir() / "corpus").glob("*.jsonl"))
+
+
+def wiki_for(q: dict, course_wiki=None):
+    """The wiki `q` is walked on: the course's own, or, where `q` reads an added article, the course's with the
+    added articles indexed beside it (cached like the course's, by the files' bytes).
+
+    >>> wiki_for(load()[0]) is LocalWiki.course()
+    True
+    """
+    course_wiki = course_wiki if course_wiki is not None else LocalWiki.course()
+    if not any(t in added() for t, _ in q["supporting_facts"]):
+        return course_wiki
+    paths = [*_corpus_files(), data_dir() / ADDED_FILE]
+    return _wiki(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths))
+
+
+@lru_cache(maxsize=1)
+def _wiki(files: tuple):
+    # keyed by the files' names, times and sizes, as `LocalWiki.course` is: opened once while they are unchanged
+    return LocalWiki.from_jsonl([path for path, _, _ in files])
+
+
+def check_added(extra: dict[str, dict]) -> None:
+    """Refuse an added article that the search tool would split otherwise than its sentences, whose bracketed
+    title its short name does not find (a redirect must), or that names a test question's page or answer anywhere:
+    stricter than the rule for a course article, which may name one where no question reads it, because an added
+    page exists only to be trained on."""
+    course, test = corpus(), load_questions("hotpotqa")
+    support = {t for q in test for t, _ in q["supporting_facts"]}
+    banned = {n for t in support if t in course for n in names(course[t])} | answers_of(test)
+    asked = " ".join(q["question"] + " " + q["answer"] for q in test)
+    for title, a in extra.items():
+        for k, s in enumerate(a["sentences"]):
+            if not s.endswith(".") or ". " in s.rstrip("."):
+                raise ValueError(f"{ADDED_FILE}: {title!r} sentence {k} must end with '.' and hold no '. ' inside")
+        short = re.sub(r" \(.*\)$", "", title)
+        if short != title and short not in a.get("redirects", []):  # the oracle searches it by the short name
+            raise ValueError(f"{ADDED_FILE}: {title!r} needs {short!r} among its redirects")
+        text = " ".join(a["sentences"])
+        if any(mentions(asked, n) for n in names(a)) or any(mentions(text, n) for n in banned):
+            raise ValueError(f"{ADDED_FILE}: {title!r} is named by the course's test or names its pages or answers")
 
 
 def names(a: dict) -> set[str]:
@@ -61,8 +128,8 @@ def answers_of(test: list[dict]) -> set[str]:
 @lru_cache(maxsize=1)
 def allowed_titles() -> frozenset[str]:
     """The articles a training question may use: the four rules of the module's docstring, applied to the corpus
-    and the course's 126 test questions."""
-    arts, test = corpus(), load_questions("hotpotqa")
+    and the added articles against the course's 126 test questions."""
+    arts, test = articles(), load_questions("hotpotqa")
     support = {t for q in test for t, _ in q["supporting_facts"]}
     asked = " ".join(q["question"] + " " + q["answer"] for q in test)
     support_text = " ".join(" ".join(arts[t]["sentences"]) for t in support if t in arts)
@@ -87,6 +154,7 @@ def load() -> list[dict]:
 def _checked() -> tuple[dict, ...]:
     # checking reads the 126 test questions and scans every deciding sentence (about 2 s): once per process
     qs = read_jsonl(data_dir() / TRAIN_FILE)
+    check_added(added())
     check_questions(qs)
     return tuple(qs)
 
@@ -94,7 +162,7 @@ def _checked() -> tuple[dict, ...]:
 def check_questions(qs: list[dict]) -> None:
     """Refuse a question that is malformed, reads a forbidden article, or whose deciding sentence names a test
     supporting title or a test answer. The message names the question."""
-    arts, test = corpus(), load_questions("hotpotqa")
+    arts, test = articles(), load_questions("hotpotqa")
     allowed = allowed_titles()
     support = {t for q in test for t, _ in q["supporting_facts"]}
     test_names = {n for t in support if t in arts for n in (arts[t]["title"], *arts[t].get("redirects", []))}
@@ -159,7 +227,8 @@ def _first(r: random.Random, q: dict, titles: list[str]) -> str:
 
 
 def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
-    """A correct ReAct trajectory for one training question: every observation from `WikiEnv` on the course wiki.
+    """A correct ReAct trajectory for one training question: every observation from `WikiEnv` on its wiki
+    (`wiki_for`).
 
     For each supporting article in order: search it by the name a reader would type (the title without its
     bracketed part); if that lands elsewhere or finds nothing, search the exact title. If the deciding sentence is
@@ -179,8 +248,8 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
     >>> [s.action for s in oracle(load()[1], variant=1).steps][:2]  # "Who scored the first goal in World Cup history?"
     ['Search[World Cup]', 'Search[1930 FIFA World Cup]']
     """
-    wiki = wiki if wiki is not None else LocalWiki.course()
-    arts, allowed = corpus(), allowed_titles()
+    wiki = wiki if wiki is not None else wiki_for(q)
+    arts, allowed = articles(), allowed_titles()
     r = _Shifted(f"course oracle {q['id']}", variant)
     env, steps, quotes = WikiEnv(wiki), [], []
 
@@ -299,7 +368,7 @@ class _Shifted(random.Random):
 def trajectories(split: str = "train", variant: int = 0) -> tuple[Trajectory, ...]:
     """The oracle trajectories of the questions of `split` ("train", "dev" or "all"), in file order."""
     wiki = LocalWiki.course()
-    return tuple(oracle(q, wiki, variant) for q in questions(split))
+    return tuple(oracle(q, wiki_for(q, wiki), variant) for q in questions(split))
 
 
 # -- the dev split: prose that no adapter trains on, for choices about prose without touching the 126 test questions
@@ -314,7 +383,9 @@ def dev_titles() -> frozenset[str]:
     >>> len(dev_titles()), sorted(dev_titles())[0]
     (8, 'Akira Kurosawa')
     """
-    used = sorted({t for q in load() for t, _ in q["supporting_facts"]})
+    # drawn among the course's own articles only: added articles never change which 8 are dev
+    course = corpus()
+    used = sorted({t for q in load() for t, _ in q["supporting_facts"] if t in course})
     return frozenset(random.Random("course prose dev").sample(used, DEV_ARTICLES))
 
 

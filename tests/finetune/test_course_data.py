@@ -12,7 +12,7 @@ from react_teach.wiki import LocalWiki, WikiEnv
 
 QS = course_data.load()
 TEST = load_questions("hotpotqa")
-ARTS = course_data.corpus()
+ARTS = course_data.articles()  # the course encyclopedia and the articles added for training
 
 
 def words(text, name):
@@ -42,7 +42,9 @@ def test_no_training_question_reads_what_the_test_reads_or_names_a_test_answer()
         text = " ".join(ARTS[t]["sentences"])
         assert not [a for a in answers if words(text, a)], t
         assert not any(words(" ".join(ARTS[s]["sentences"]), t) for s in support), f"a test page names {t}"
-    assert len(course_data.allowed_titles()) == 67 and used <= course_data.allowed_titles()
+    allowed = course_data.allowed_titles()
+    assert len(allowed & course_data.corpus().keys()) == 67 and used <= allowed
+    assert course_data.added().keys() <= allowed
 
 
 def test_the_rule_refuses_a_question_over_a_test_article_and_a_malformed_one():
@@ -63,13 +65,12 @@ def test_the_rule_refuses_a_question_over_a_test_article_and_a_malformed_one():
 
 
 def test_every_trajectory_replays_byte_for_byte_and_ends_on_the_gold_answer_quoting_its_facts():
-    wiki = LocalWiki.course()
     allowed = course_data.allowed_titles()
     trajs = course_data.trajectories("all")
     assert len(trajs) == len(QS)
     lookups = detours = 0
     for q, t in zip(QS, trajs):
-        env = WikiEnv(wiki, gold=q["answer"])
+        env = WikiEnv(course_data.wiki_for(q), gold=q["answer"])
         for step in t.steps[:-1]:
             obs, done = env.step(step.action[:1].lower() + step.action[1:])
             assert obs == step.observation and not done, (q["id"], step.action)
@@ -174,3 +175,34 @@ def test_odd_variants_search_the_name_the_question_uses_and_take_the_title_from_
     assert course_data.typed_name("Who published The Great Gatsby?", "The Great Gatsby", wiki) is None
     assert course_data.typed_name("What is the largest tributary of the Amazon by volume?", "Amazon River",
                                   wiki) == "Amazon"
+
+
+def test_added_articles_are_for_training_alone_and_leave_the_course_and_the_first_questions_as_they_were():
+    course, extra = LocalWiki.course(), course_data.added()
+    assert len(extra) >= 40
+    assert not [t for t in extra if course.page(t) is not None]  # the course's wiki, the test's, never shows one
+    over_added = [q for q in QS if any(t in extra for t, _ in q["supporting_facts"])]
+    assert len(over_added) >= 200 and all(q in course_data.questions("train") for q in over_added)
+    # appended after the 500 written over the course's own pages, so `--course 423` is the shipped adapters' data
+    assert QS.index(over_added[0]) == 500 and all(q in over_added for q in QS[500:])
+    walked = course_data.wiki_for(over_added[0])
+    assert walked is not course and all(walked.page(t) is not None for t in extra)
+    assert course_data.wiki_for(QS[0]) is course
+
+
+def test_an_added_article_that_names_a_test_answer_or_repeats_a_course_page_is_refused(monkeypatch):
+    answer = sorted(course_data.answers_of(TEST))[0]
+    plain = {"title": "Plain page", "sentences": ["A plain page.", "It says little."]}
+    course_data.check_added({"Plain page": plain})  # nothing to refuse
+    naming = {"title": "Naming page", "sentences": ["A page.", f"It mentions {answer} once."]}
+    with pytest.raises(ValueError, match="names its pages or answers"):
+        course_data.check_added({"Naming page": naming})
+    split = {"title": "Split page", "sentences": ["It was built by Dr. Smith."]}
+    with pytest.raises(ValueError, match="sentence 0 must end"):
+        course_data.check_added({"Split page": split})
+    bracketed = {"title": "Plain (page)", "sentences": ["A plain page."]}
+    with pytest.raises(ValueError, match="needs 'Plain' among its redirects"):
+        course_data.check_added({"Plain (page)": bracketed})
+    monkeypatch.setattr(course_data, "added", lambda: {"Koala": plain})
+    with pytest.raises(ValueError, match="repeats course articles: Koala"):
+        course_data.articles()
