@@ -114,9 +114,9 @@ def add(sub) -> None:
                         "thought after a read opened by what it looked for; 7, version 6 with a late fact looked up by "
                         "the relation's usual word, then by a second where no sentence has it")
     q.add_argument("--course", type=int, default=0,
-                   help="add this many hand-written course-corpus questions (natural prose, training split: the first 423 "
-                        "read the course's own pages, the rest pages written for training alone; default "
-                        "0, none)")
+                   help="add this many hand-written course-corpus questions (natural prose, training split: "
+                        "the first 423 read the course's own pages, the rest pages written for training alone; "
+                        "default 0, none)")
     q.add_argument("--course-times", type=int, default=1,
                    help="train on each of those course questions this many times, in other thoughts each time "
                         "(weighs the prose up; default 1)")
