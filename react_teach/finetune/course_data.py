@@ -364,7 +364,7 @@ class _Shifted(random.Random):
         return seq[(self.randrange(len(seq)) + self.shift) % len(seq)]
 
 
-@lru_cache(maxsize=3)
+@lru_cache(maxsize=8)  # the splits and variants a process asks for: the oracle walks each question once
 def trajectories(split: str = "train", variant: int = 0) -> tuple[Trajectory, ...]:
     """The oracle trajectories of the questions of `split` ("train", "dev" or "all"), in file order."""
     wiki = LocalWiki.course()
