@@ -1,9 +1,9 @@
 """Fine-tune the bundled model on trajectories: the paper's section 3.3 (Figure 3) in miniature.
 
-The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export) and
-`course_data` (hand-written questions over the course corpus, apart from its test, with their oracle) and
-`training_set` (which generated worlds' oracle trajectories are learned); here are the training text, the loss
-masks and `train`.
+The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export),
+`course_data` (hand-written questions over the course corpus, apart from its test), `course_oracle` (their
+walks) and `training_set` (which generated worlds' oracle trajectories are learned); here are the training text,
+the loss masks and `train`.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
 them on correct trajectories and prompt them *zero-shot*: ``Question: ...`` and nothing else. This file turns
@@ -39,7 +39,7 @@ from react_teach.llm.adapters import file_hash, is_adapter
 from react_teach.data import check_target, read_text, write_atomic
 from react_teach.trajectory import Trajectory
 
-from . import course_data
+from . import course_data, course_oracle
 from .training_set import oracle_trajectories, pick  # noqa: F401 (pick: finetune.pick, as callers know it)
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
@@ -331,7 +331,7 @@ def world_texts(method: str, n: int, seeds=None, version: int = 1, wording: str 
     `course` > 0 adds the first `course` hand-written questions over the course corpus (`course_data`, natural
     prose from articles the course's test does not use) after the world ones; 0, the default, adds nothing, so
     the shipped adapters' data stays the same bytes. `course_times` > 1 weighs the prose up: each of those
-    questions comes that many times, each time in other thoughts (`course_data.oracle`'s variants).
+    questions comes that many times, each time in other thoughts (`course_oracle.oracle`'s variants).
     `weigh`, pairs (shape, k), multiplies those shapes' share of the `n` world questions by k (see `pick`).
     """
     texts = [training_text(t, method) for t in oracle_trajectories(n, tuple(seeds or ()), version, wording,
@@ -357,4 +357,4 @@ def course_texts(method: str, k: int, times: int = 1) -> list[str]:
     n = len(course_data.questions("train"))  # loaded and checked once; the oracle runs only for the variants read
     if k > n:
         raise ValueError(f"course asks for {k} questions; the course-corpus set has {n} (its training split)")
-    return [training_text(t, method) for v in range(times) for t in course_data.trajectories("train", v)[:k]]
+    return [training_text(t, method) for v in range(times) for t in course_oracle.trajectories("train", v)[:k]]

@@ -7,7 +7,7 @@ import pytest
 
 from react_teach import finetune
 from react_teach.data import load_questions
-from react_teach.finetune import course_data
+from react_teach.finetune import course_data, course_oracle
 from react_teach.wiki import LocalWiki, WikiEnv
 
 QS = course_data.load()
@@ -66,7 +66,7 @@ def test_the_rule_refuses_a_question_over_a_test_article_and_a_malformed_one():
 
 def test_every_trajectory_replays_byte_for_byte_and_ends_on_the_gold_answer_quoting_its_facts():
     allowed = course_data.allowed_titles()
-    trajs = course_data.trajectories("all")
+    trajs = course_oracle.trajectories("all")
     assert len(trajs) == len(QS)
     lookups = detours = 0
     for q, t in zip(QS, trajs):
@@ -102,9 +102,9 @@ def test_the_mix_in_changes_nothing_when_off_and_adds_the_course_texts_when_on()
     base = finetune.world_texts("react", 4)
     assert finetune.world_texts("react", 4, course=0) == base
     mixed = finetune.world_texts("react", 4, course=3)
-    assert mixed[:4] == base and mixed[4:] == [t.render() for t in course_data.trajectories()[:3]]
+    assert mixed[:4] == base and mixed[4:] == [t.render() for t in course_oracle.trajectories()[:3]]
     assert finetune.course_texts("act", 2) == [finetune.training_text(t, "act")
-                                               for t in course_data.trajectories()[:2]]
+                                               for t in course_oracle.trajectories()[:2]]
     with pytest.raises(ValueError, match="the course-corpus set has"):
         finetune.course_texts("react", len(QS) + 1)
     with pytest.raises(ValueError, match="whole number"):
@@ -115,9 +115,9 @@ def test_course_times_trains_each_prose_question_again_in_other_thoughts_and_rea
     once = finetune.course_texts("react", 40)
     twice = finetune.world_texts("react", 4, course=40, course_times=2)[4:]
     assert twice[:40] == once  # the first pass is the text the earlier adapters learned
-    again = course_data.trajectories("train", 1)[:40]
+    again = course_oracle.trajectories("train", 1)[:40]
     assert twice[40:] == [t.render() for t in again]
-    for a, b in zip(course_data.trajectories()[:40], again):
+    for a, b in zip(course_oracle.trajectories()[:40], again):
         # the same question, pages, observations and answer (past variant 1's missed first searches, tested
         # below); only the worded thoughts move, and every one moves
         found = [s for s in b.steps if not s.observation.startswith("Could not find")]
@@ -144,7 +144,7 @@ def test_the_dev_split_shares_no_article_with_training_and_training_never_takes_
     # every dev question reads an article that no training question reads (a bridge may pass a trained page too)
     assert read(train) & course_data.dev_titles() == set() and course_data.dev_titles() <= read(dev)
     assert all(read([q]) & course_data.dev_titles() for q in dev)
-    assert {t.question for t in course_data.trajectories("dev")} == {q["question"] for q in dev}
+    assert {t.question for t in course_oracle.trajectories("dev")} == {q["question"] for q in dev}
     # the most `--course` can take is the training split: a dev question never reaches an adapter
     texts = finetune.course_texts("react", len(train))
     assert not any(q["question"] in t for q in dev for t in texts)
@@ -157,7 +157,7 @@ def test_the_dev_split_shares_no_article_with_training_and_training_never_takes_
 def test_odd_variants_search_the_name_the_question_uses_and_take_the_title_from_the_similar_ones():
     wiki = LocalWiki.course()
     answers = {q["answer"] for q in TEST if q["answer"].lower() not in ("yes", "no")}
-    plain, odd = course_data.trajectories("train", 0), course_data.trajectories("train", 1)
+    plain, odd = course_oracle.trajectories("train", 0), course_oracle.trajectories("train", 1)
     missed = 0
     for q, a, b in zip(course_data.questions("train"), plain, odd):
         assert not any(s.observation.startswith("Could not find") for s in a.steps), q["id"]  # variant 0 as it was
@@ -172,8 +172,8 @@ def test_odd_variants_search_the_name_the_question_uses_and_take_the_title_from_
             assert then.thought.endswith(f"I need to search {title}.") and "similar titles" in then.thought
             assert not [x for x in answers if words(s.observation, x)], q["id"]  # the list shows no test answer
     assert missed >= 25
-    assert course_data.typed_name("Who published The Great Gatsby?", "The Great Gatsby", wiki) is None
-    assert course_data.typed_name("What is the largest tributary of the Amazon by volume?", "Amazon River",
+    assert course_oracle.typed_name("Who published The Great Gatsby?", "The Great Gatsby", wiki) is None
+    assert course_oracle.typed_name("What is the largest tributary of the Amazon by volume?", "Amazon River",
                                   wiki) == "Amazon"
 
 
