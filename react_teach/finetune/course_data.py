@@ -22,6 +22,11 @@ apply to them, and the questions over them come after the first 500 in the train
 one is walked on the course wiki with them added (`wiki_for`); every other question on the course wiki itself, so
 that the first 423 training questions' text, and with it every shipped adapter's data, stays the same bytes.
 
+Those bridges all read two pages, so a model trained on them stops after the second page of a question that needs
+three. Last in the file come 54 bridges of three pages (ids cb001 on): a sentence of the first page names the
+second, one of the second names the third, and the third holds the answer. They read no dev article, so the
+training split is the 860 questions before them and these after (`--course 860` is the data without them).
+
     >>> titles = allowed_titles()
     >>> len(titles & corpus().keys()), "Seven Samurai" in titles, "Leonid Levin" in titles
     (67, True, False)

@@ -33,6 +33,13 @@ def _keyword(page_sentences: list[str], target: str, question: str) -> str:
 
 def _first(r: random.Random, q: dict, titles: list[str]) -> str:
     a = titles[0]
+    if q["shape"] == "bridge" and len(titles) > 2:  # one draw, as a two-page bridge's: theirs stay as they were
+        return r.choice([f"This takes three pages. I will search {a} first and follow what it says to the next page, "
+                         f"then to the one after.",
+                         f"I need to search {a} first; the sentence I need there names a second page, and that page "
+                         f"names a third.",
+                         f"First I need to search {a}, then follow what it says to a second page and from there to "
+                         f"a third."])
     if q["shape"] == "bridge":
         return r.choice([f"I need to search {a} first; the sentence I need there names the page to read next.",
                          f"This takes two pages. I will search {a} first and find which page it points to.",
@@ -61,7 +68,10 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
     fall in one batch and count once). Variant 0 is the text the earlier adapters learned. An odd variant also
     searches a page first by the name the question calls it (`typed_name`) where that name is no title, and then
     takes the title from the similar ones the tool lists: the recovery a model needs on questions it has never
-    seen, whose first search misses more often than not.
+    seen, whose first search misses more often than not. A bridge of three pages does so for its first page only:
+    the question does not name the pages after it (a word such as 'bridge' is all it has of them), and the
+    sentence read names each, so a search by the question's word would be a step no reader takes. (The two-page
+    bridges keep the text the adapters learned, where some search the question's word for the second page.)
 
     >>> a, b = (oracle(load()[0], variant=k) for k in (0, 1))
     >>> [s.action for s in a.steps] == [s.action for s in b.steps], a.steps[0].thought != b.steps[0].thought
@@ -86,7 +96,9 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
         # the name a reader types, unless it shows a page the test uses or the page already open: then the title
         query = short if landing is None or landing.title == title or (landing.title in allowed and
                                                                        landing.title != here) else title
-        if variant % 2 and (typed := typed_name(q["question"], title, wiki)) is not None:
+        # a three-page bridge's later pages are searched by the name read, never the question's (see above)
+        by_question = j == 0 or len(titles) < 3 or q["shape"] != "bridge"
+        if variant % 2 and by_question and (typed := typed_name(q["question"], title, wiki)) is not None:
             query = typed
         thought = _first(r, q, [query, *titles[1:]]) if j == 0 else quotes[-1] + " " + r.choice(
             [f"So I need to search {query} next.", f"Now I need to search {query}.", f"Next I need to search {query}."])

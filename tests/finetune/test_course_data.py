@@ -206,3 +206,39 @@ def test_an_added_article_that_names_a_test_answer_or_repeats_a_course_page_is_r
     monkeypatch.setattr(course_data, "added", lambda: {"Koala": plain})
     with pytest.raises(ValueError, match="repeats course articles: Koala"):
         course_data.articles()
+
+
+def test_three_page_bridges_read_their_three_pages_in_order_by_the_names_they_read_and_finish():
+    train = course_data.questions("train")
+    three = [q for q in train if q["shape"] == "bridge" and len({t for t, _ in q["supporting_facts"]}) == 3]
+    # appended at the end of the file, after the 860 training questions before them, and all of them training
+    assert len(three) >= 40 and train.index(three[0]) == 860 and QS[-len(three):] == three
+    for q in three:
+        titles = [t for t, _ in q["supporting_facts"]]
+        assert len(titles) == len(set(titles)) == 3, q["id"]  # one deciding sentence a page, in reading order
+        for a, b in zip(titles, titles[1:]):  # each page's sentence names the next, and the question names neither
+            assert any(words(ARTS[a]["sentences"][dict(q["supporting_facts"])[a]], n)
+                       for n in course_data.names(ARTS[b])), (q["id"], a, b)
+            assert not any(words(q["question"], n) for n in course_data.names(ARTS[b])), (q["id"], b)
+        for v in (0, 1):
+            t = course_oracle.oracle(q, variant=v)
+            env, landed = WikiEnv(course_data.wiki_for(q)), []
+            for s in t.steps[:-1]:
+                env.step(s.action[:1].lower() + s.action[1:])
+                if s.action.startswith("Search[") and env.page is not None:
+                    landed.append(env.page.title)
+                # only the first page may be searched first by the question's name for it (an odd variant's miss):
+                # the next two by the name the sentence read gives, which finds them at once
+                assert not (landed and s.observation.startswith("Could not find")), (q["id"], v, s.action)
+            assert landed == titles, (q["id"], v, landed)  # three distinct pages, in order
+            first = t.steps[0].thought  # says how far the walk goes: three pages, never the two-page bridges' two
+            assert "two pages" not in first and ("three pages" in first or "a third" in first), (q["id"], v)
+            assert t.steps[-1].action == f"Finish[{q['answer']}]", (q["id"], v)
+
+
+def test_the_three_page_bridges_leave_the_first_860_training_texts_as_they_were():
+    # the text of the 860 training questions before them, in both variants `--course-times 2` takes: every
+    # shipped adapter's prose (the first 423, twice) is a part of it
+    texts = finetune.course_texts("react", 860, times=2)
+    assert finetune.data_hash(texts[:860]) == "c4b60e1898b40dd84489762bc92b6ad7adb097fec3266f48355a6ae6e8d8d102"
+    assert finetune.data_hash(texts[860:]) == "3eb75fd883696abea67793ea711c542fa7afab0afd74cd7872a6d45793e84a5d"
