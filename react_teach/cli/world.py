@@ -115,8 +115,8 @@ def add(sub) -> None:
                         "the relation's usual word, then by a second where no sentence has it")
     q.add_argument("--course", type=int, default=0,
                    help="add this many hand-written course-corpus questions (natural prose, training split: "
-                        "the first 423 read the course's own pages, the rest pages written for training alone; "
-                        "default 0, none)")
+                        "the first 423 read the course's own pages, the next 437 pages written for training alone, "
+                        "the last 54 are bridges of three pages; default 0, none)")
     q.add_argument("--course-times", type=int, default=1,
                    help="train on each of those course questions this many times, in other thoughts each time "
                         "(weighs the prose up; default 1)")
