@@ -31,9 +31,14 @@ def _keyword(page_sentences: list[str], target: str, question: str) -> str:
     return best[1]
 
 
+def _three_pages(q: dict, titles: list[str]) -> bool:
+    """Whether `q` is a bridge over three pages (or more): one sentence on each names the next."""
+    return q["shape"] == "bridge" and len(titles) > 2
+
+
 def _first(r: random.Random, q: dict, titles: list[str]) -> str:
     a = titles[0]
-    if q["shape"] == "bridge" and len(titles) > 2:  # one draw, as a two-page bridge's: theirs stay as they were
+    if _three_pages(q, titles):  # one draw, as a two-page bridge's: theirs stay as they were
         return r.choice([f"This takes three pages. I will search {a} first and follow what it says to the next page, "
                          f"then to the one after.",
                          f"I need to search {a} first; the sentence I need there names a second page, and that page "
@@ -97,7 +102,7 @@ def oracle(q: dict, wiki=None, variant: int = 0) -> Trajectory:
         query = short if landing is None or landing.title == title or (landing.title in allowed and
                                                                        landing.title != here) else title
         # a three-page bridge's later pages are searched by the name read, never the question's (see above)
-        by_question = j == 0 or len(titles) < 3 or q["shape"] != "bridge"
+        by_question = j == 0 or not _three_pages(q, titles)
         if variant % 2 and by_question and (typed := typed_name(q["question"], title, wiki)) is not None:
             query = typed
         thought = _first(r, q, [query, *titles[1:]]) if j == 0 else quotes[-1] + " " + r.choice(
