@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from react_teach import world
@@ -50,7 +51,7 @@ def parse_weigh(text: str) -> tuple[str, int]:
 
 def cmd_finetune(a) -> int:
     # refused up front, before torch is imported or a world generated: one line and exit 2
-    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times"):
+    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times", "soup"):
         value = getattr(a, name)
         if value is not None and value < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
@@ -74,18 +75,26 @@ def cmd_finetune(a) -> int:
     texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times,
                                  weigh=weigh)
     command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
-    prov = finetune.train(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
-                          batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
-                          threads=a.threads, force=a.force,
-                          meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
-                                        + ("" if a.data == 1 else f", data version {a.data}")
-                                        + (f", then {a.course} course-corpus questions" if a.course else "")
-                                        + (f" {a.course_times} times over" if a.course and a.course_times > 1 else "")
-                                        + "".join(f", {s} weighed x{k}" for s, k in weigh),
-                                "data_version": a.data, "course_questions": a.course,
-                                **({"course_times": a.course_times} if a.course_times > 1 else {}),
-                                **({"weigh": dict(weigh)} if weigh else {}),
-                                "command": command})
+    if a.soup > 1:
+        from react_teach.finetune import soup  # the parts, then their mean (one adapter, one provenance)
+
+        run = partial(soup.train_parts, parts=a.soup)
+    else:
+        run = finetune.train
+    prov = run(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
+              batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
+              threads=a.threads, force=a.force,
+              meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
+                            + ("" if a.data == 1 else f", data version {a.data}")
+                            + (f", then {a.course} course-corpus questions" if a.course else "")
+                            + (f" {a.course_times} times over" if a.course and a.course_times > 1 else "")
+                            + "".join(f", {s} weighed x{k}" for s, k in weigh)
+                            + (f"; the mean of {a.soup} adapters, each trained on one of {a.soup} interleaved parts of "
+                               "them" if a.soup > 1 else ""),
+                    "data_version": a.data, "course_questions": a.course,
+                    **({"course_times": a.course_times} if a.course_times > 1 else {}),
+                    **({"weigh": dict(weigh)} if weigh else {}),
+                    "command": command})
     print(f"{out}: {prov['steps']} steps, loss {prov['first_loss']} -> {prov['final_loss']}, "
           f"{prov['minutes']} min")
     return 0
@@ -132,6 +141,9 @@ def add(sub) -> None:
     q.add_argument("--batch-tokens", type=int, default=4096)
     q.add_argument("--max-steps", type=int, help="stop after this many steps (smoke tests)")
     q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--soup", type=int, default=1, metavar="N",
+                   help="train N adapters, the k-th on every Nth example from the k-th on with seed SEED+k-1, and "
+                        "ship their mean (rank N x RANK); the parts stay in OUT.parts/ (default 1: one adapter)")
     q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
     q.add_argument("--force", action="store_true",

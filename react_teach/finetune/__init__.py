@@ -2,8 +2,8 @@
 
 The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export),
 `course_data` (hand-written questions over the course corpus, apart from its test), `course_oracle` (their
-walks) and `training_set` (which generated worlds' oracle trajectories are learned); here are the training text,
-the loss masks and `train`.
+walks), `training_set` (which generated worlds' oracle trajectories are learned) and `soup` (adapters trained on
+parts of the data, and their mean in weight space); here are the training text, the loss masks and `train`.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
 them on correct trajectories and prompt them *zero-shot*: ``Question: ...`` and nothing else. This file turns
