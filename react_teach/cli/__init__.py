@@ -292,8 +292,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     p = parser()
     a = p.parse_args(argv)
-    if argv is not None and hasattr(a, "argv"):  # a verb that records its own command line: the one it was given
-        a.argv = list(argv)
+    if hasattr(a, "argv"):  # a verb that records its own command line: the one it was given, else the process's
+        a.argv = list(sys.argv[1:] if argv is None else argv)
     for name in ("questions", "prompts", "file", "db", "from_hotpotqa", "from_jsonl"):
         path = getattr(a, name, None)
         if path and not Path(path).exists():

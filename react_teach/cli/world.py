@@ -14,7 +14,6 @@ Kept apart from `cli` so that the course's own verbs stay on one page; `cli.pars
 """
 from __future__ import annotations
 
-import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -74,7 +73,7 @@ def cmd_finetune(a) -> int:
     finetune.refuse_weaker(out, a.n + a.course * a.course_times, force=a.force)
     texts = finetune.world_texts(a.method, a.n, version=a.data, course=a.course, course_times=a.course_times,
                                  weigh=weigh)
-    command = "python -m react_teach " + " ".join(sys.argv[1:] if a.argv is None else a.argv)
+    command = "python -m react_teach " + " ".join(a.argv)
     if a.soup > 1:
         from react_teach.finetune import soup  # the parts, then their mean (one adapter, one provenance)
 

@@ -55,31 +55,14 @@ def train_parts(texts: list[str], method: str, out: str | Path, parts: int, *, s
         raise ValueError(f"a soup needs 2 parts or more, not {parts!r}")
     out = Path(out)
     folder = out.with_suffix(".parts")
+    folder.mkdir(parents=True, exist_ok=True)
     done = []
     for k in range(1, parts + 1):
         path = folder / f"{out.stem}.part{k}of{parts}.gguf"
-        path.parent.mkdir(parents=True, exist_ok=True)
         train(part(texts, k, parts), method, path, seed=seed + k - 1, meta={**(meta or {}), "part": f"{k}/{parts}"},
               **kw)
         done.append(path)
     return average(done, out, meta=meta)
-
-
-def _lora(path: Path) -> tuple[float, dict]:
-    """(alpha, {tensor name: float32 array}) of a GGUF LoRA adapter, in the writer's numpy layout
-    (``lora_a`` as [rank, in], ``lora_b`` as [out, rank])."""
-    import gguf
-
-    reader = gguf.GGUFReader(str(path))
-    field = reader.fields.get("adapter.lora.alpha")
-    if field is None:
-        raise ValueError(f"{path} has no adapter.lora.alpha: not a LoRA adapter of ours")
-    alpha = float(field.parts[field.data[0]][0])
-    tensors = {}
-    for t in reader.tensors:
-        array = gguf.quants.dequantize(t.data, t.tensor_type).astype("float32")
-        tensors[t.name] = array.reshape(tuple(reversed([int(d) for d in t.shape])))
-    return alpha, tensors
 
 
 def average(adapters: list, out: str | Path, meta: dict | None = None) -> dict:
@@ -98,8 +81,9 @@ def average(adapters: list, out: str | Path, meta: dict | None = None) -> dict:
         >>> prov["rank"], prov["alpha"], len(prov["soup_of"])
         (16, 16.0, 2)
     """
-    import gguf
     import numpy as np
+
+    from .torch_llama import read_lora, write_lora  # the training extra, as `train` needs it
 
     paths = [Path(p) for p in adapters]
     if len(paths) < 2:
@@ -119,7 +103,7 @@ def average(adapters: list, out: str | Path, meta: dict | None = None) -> dict:
                              "only adapters of one method on one base can be averaged")
     out = check_target(out, ours=is_adapter, what="GGUF adapter file")
     prov_path = check_target(out.with_suffix(".json"), ours=_is_provenance, what="provenance file")
-    loras = [_lora(p) for p in paths]
+    loras = [read_lora(p) for p in paths]
     names = list(loras[0][1])
     if any(list(t) != names for _, t in loras):
         raise ValueError("the adapters touch different matrices: they cannot be averaged")
@@ -137,19 +121,7 @@ def average(adapters: list, out: str | Path, meta: dict | None = None) -> dict:
         else:
             stacked[name] = np.concatenate([c * t[name] for c, (_, t) in zip(scale, loras)], axis=1)
 
-    def write(tmp: Path) -> None:
-        writer = gguf.GGUFWriter(str(tmp), "llama")
-        writer.add_string("general.type", "adapter")
-        writer.add_string("adapter.type", "lora")
-        writer.add_float32("adapter.lora.alpha", float(alpha))
-        for name in names:
-            writer.add_tensor(name, stacked[name].astype("float16"))
-        writer.write_header_to_file()
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file()
-        writer.close()
-
-    write_atomic(out, write, ours=is_adapter, what="GGUF adapter file")
+    write_lora(out, alpha, stacked)
     shared = {k: v for k, v in provs[0].items()
               if k not in (*SUMMED, "losses", "adapter", "adapter_sha256", "command", "seed", "data_sha256",
                            "first_loss", "final_loss")

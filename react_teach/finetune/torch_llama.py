@@ -166,35 +166,48 @@ class TorchLlama(torch.nn.Module):
         return F.cross_entropy(logits, ids[:, 1:][keep])
 
 
-def export_gguf(model: TorchLlama, path: str | Path) -> Path:
-    """Write the adapter as a GGUF LoRA file (float16) that llama.cpp loads with ``Llama(base, lora_path=...)``."""
+def write_lora(path: str | Path, alpha: float, tensors: dict) -> Path:
+    """Write LoRA tensors (name -> numpy array: ``lora_a`` as [rank, in], ``lora_b`` as [out, rank]) as a GGUF
+    adapter file in float16, which llama.cpp loads with ``Llama(base, lora_path=...)``. Atomic: a half-written
+    adapter never sits under the real name, and only an adapter is ever replaced."""
     def write(tmp: Path) -> None:
         writer = gguf.GGUFWriter(str(tmp), "llama")
         writer.add_string("general.type", "adapter")
         writer.add_string("adapter.type", "lora")
-        writer.add_float32("adapter.lora.alpha", float(model.alpha))  # llama.cpp scales by alpha / rank, as we do
-        for n in range(model.cfg.n_layers):
-            for t in model.targets:
-                for part in ("a", "b"):
-                    # numpy [r, in] for A and [out, r] for B; GGUF reverses the order into its own ne[] convention
-                    array = model.lora[f"blk_{n}_{t}_{part}"].detach().numpy().astype("float16")
-                    writer.add_tensor(f"blk.{n}.{t}.weight.lora_{part}", array)
+        writer.add_float32("adapter.lora.alpha", float(alpha))  # llama.cpp scales by alpha / rank, as we do
+        for name, array in tensors.items():
+            # GGUF reverses numpy's order of dimensions into its own ne[] convention
+            writer.add_tensor(name, array.astype("float16"))
         writer.write_header_to_file()
         writer.write_kv_data_to_file()
         writer.write_tensors_to_file()
         writer.close()
 
-    # atomic: a half-written adapter never sits under the real name; only an adapter is ever replaced
     write_atomic(path, write, ours=is_adapter, what="GGUF adapter file")
     return Path(path)
 
 
+def read_lora(path: str | Path) -> tuple[float, dict]:
+    """(alpha, {tensor name: float32 numpy array}) of a GGUF LoRA file: the inverse of `write_lora`."""
+    reader = gguf.GGUFReader(str(path))
+    field = reader.fields.get("adapter.lora.alpha")
+    if field is None:
+        raise ValueError(f"{path} has no adapter.lora.alpha: not a LoRA adapter of ours")
+    return float(field.parts[field.data[0]][0]), {
+        t.name: gguf.quants.dequantize(t.data, t.tensor_type).astype("float32") for t in reader.tensors}
+
+
+def export_gguf(model: TorchLlama, path: str | Path) -> Path:
+    """Write the model's adapter as a GGUF LoRA file (`write_lora`)."""
+    return write_lora(path, model.alpha, {
+        f"blk.{n}.{t}.weight.lora_{part}": model.lora[f"blk_{n}_{t}_{part}"].detach().numpy()
+        for n in range(model.cfg.n_layers) for t in model.targets for part in ("a", "b")})
+
+
 def load_adapter(model: TorchLlama, path: str | Path) -> TorchLlama:
     """Read a GGUF LoRA file back into `model` (the inverse of `export_gguf`): to check or continue an adapter."""
-    reader = gguf.GGUFReader(str(path))
-    for t in reader.tensors:
-        block, rest = t.name.split(".", 2)[1], t.name.split(".", 2)[2]  # blk.N.attn_q.weight.lora_a
+    for name, array in read_lora(path)[1].items():
+        block, rest = name.split(".", 2)[1], name.split(".", 2)[2]  # blk.N.attn_q.weight.lora_a
         target, part = rest.split(".")[0], rest.rsplit("_", 1)[1]
-        array = gguf.quants.dequantize(t.data, t.tensor_type).astype("float32")
-        model.lora[f"blk_{block}_{target}_{part}"].data = torch.from_numpy(array.reshape(array.shape))
+        model.lora[f"blk_{block}_{target}_{part}"].data = torch.from_numpy(array)
     return model
