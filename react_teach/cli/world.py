@@ -50,7 +50,7 @@ def parse_weigh(text: str) -> tuple[str, int]:
 
 def cmd_finetune(a) -> int:
     # refused up front, before torch is imported or a world generated: one line and exit 2
-    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times", "soup"):
+    for name in ("n", "rank", "epochs", "batch_tokens", "max_steps", "threads", "course_times", "soup", "tail"):
         value = getattr(a, name)
         if value is not None and value < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be 1 or more, not {value}")
@@ -82,7 +82,7 @@ def cmd_finetune(a) -> int:
         run = finetune.train
     prov = run(texts, a.method, out, rank=a.rank, alpha=a.alpha, lr=a.lr, epochs=a.epochs,
               batch_tokens=a.batch_tokens, loss=a.loss, seed=a.seed, max_steps=a.max_steps,
-              threads=a.threads, force=a.force,
+              threads=a.threads, force=a.force, tail=a.tail,
               meta={"data": f"oracle trajectories, first {a.n} questions of training worlds"
                             + ("" if a.data == 1 else f", data version {a.data}")
                             + (f", then {a.course} course-corpus questions" if a.course else "")
@@ -143,6 +143,9 @@ def add(sub) -> None:
     q.add_argument("--soup", type=int, default=1, metavar="N",
                    help="train N adapters, the k-th on every Nth example from the k-th on with seed SEED+k-1, and "
                         "ship their mean (rank N x RANK); the parts stay in OUT.parts/ (default 1: one adapter)")
+    q.add_argument("--tail", type=int, default=1, metavar="K",
+                   help="ship the mean of the weights at the last K checkpoints (one every 20 steps and the last "
+                        "step), at the same rank and no extra step (default 1: the last weights)")
     q.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     q.add_argument("--out", help="adapter file (default data/models/ft-METHOD.gguf)")
     q.add_argument("--force", action="store_true",

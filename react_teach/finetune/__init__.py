@@ -139,15 +139,33 @@ def order(plan: list[list[int]], epochs: int, seed: int, max_steps: int | None =
     return steps[:max_steps] if max_steps else steps
 
 
+def tail_steps(steps: int, save_every: int, tail: int) -> list[int]:
+    """The steps whose weights a run of `steps` steps averages into its adapter: the last step and the `tail` - 1
+    steps every `save_every` before it (never before the first). With ``tail=1``, the last alone: the plain run.
+
+    Late in the run the learning rate has come down, so the weights there circle one region of the loss, and their
+    mean sits nearer its floor than any one step does.
+
+    >>> tail_steps(281, 20, 5), tail_steps(281, 20, 1), tail_steps(40, 20, 9)
+    ([201, 221, 241, 261, 281], [281], [20, 40])
+    """
+    return [s for s in range(steps - (tail - 1) * save_every, steps + 1, save_every) if s >= 1]
+
+
 def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | None = None, rank: int = 8,
           alpha: float = 16.0, lr: float = 2e-3, epochs: int = 1, batch_tokens: int = 2048, loss: str = "model",
           seed: int = 0, workdir: str | Path | None = None, save_every: int = 20, threads: int | None = None,
           meta: dict | None = None, progress: bool = True, max_steps: int | None = None,
-          force: bool = False) -> dict:
+          force: bool = False, tail: int = 1) -> dict:
     """Train one adapter on `texts` (see `training_text`) and write it to `out` (GGUF) with `out`.json provenance.
 
     Resumable: every `save_every` steps the adapter, the optimizer and the step are saved in `workdir`; a rerun of
     the same command with the same data continues from there. Returns the provenance dict.
+
+    With `tail` > 1 the adapter written is the mean of the weights at `tail` steps, `save_every` apart, ending at
+    the last (`tail_steps`), each matrix of A and of B averaged on its own: the same rank and size, at no extra
+    step. Each of those steps is also a checkpoint, and its adapter stays in `workdir` (``tail-STEP.pt``, hashed in
+    the checkpoint), so a resumed run averages the same weights.
 
     Nothing is unpickled: a checkpoint is tensors (read with ``weights_only=True``) beside a JSON file with its
     settings and its hash, and the settings are compared before the tensors are opened. An adapter that has a
@@ -162,7 +180,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     if not texts:
         raise ValueError("no training texts: an adapter trained on nothing would replace a good one with noise")
     for name, value in (("rank", rank), ("epochs", epochs), ("batch_tokens", batch_tokens), ("save_every", save_every),
-                        ("threads", threads or 1), ("max_steps", max_steps or 1)):
+                        ("threads", threads or 1), ("max_steps", max_steps or 1), ("tail", tail)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}")
     if not (lr > 0 and alpha > 0):
@@ -181,6 +199,9 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
                     loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
                     base_sha256=file_hash(base))
+    keep = tail_steps(len(schedule), save_every, tail) if tail > 1 else []
+    if keep:  # recorded only when used, so that a plain run's settings (and its checkpoints) stay as they were
+        settings["tail"] = keep
     old = refuse_weaker(out, len(texts), len(schedule), force)
     resume = _read_checkpoint(workdir, settings)  # checked against the settings before the model is even loaded
     model = TorchLlama.from_gguf(base, rank=rank, alpha=alpha, seed=seed)
@@ -188,7 +209,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     warm = max(1, len(schedule) // 20)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) *
                                               max(0.1, 1 - s / max(1, len(schedule))))
-    state = {"step": 0, "losses": [], "seconds": 0.0}
+    state = {"step": 0, "losses": [], "seconds": 0.0, "tails": {}}
     if resume is not None:
         tensors, state = resume
         try:
@@ -201,6 +222,11 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
 
     def save():
         name = f"checkpoint-{state['step']}.pt"
+        if state["step"] in keep:
+            kept = workdir / f"tail-{state['step']}.pt"
+            write_atomic(kept, lambda tmp: torch.save(model.lora.state_dict(), tmp), what="checkpoint")
+            # its hash goes into the state, which the checkpoint JSON below commits
+            state.setdefault("tails", {})[str(state["step"])] = file_hash(kept)
         write_atomic(workdir / name, lambda tmp: torch.save({"lora": model.lora.state_dict(), "opt": opt.state_dict(),
                                                              "sched": sched.state_dict()}, tmp),
                      what="checkpoint")
@@ -232,11 +258,13 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         state["seconds"] += time.perf_counter() - started
         bar.update(1)
         bar.set_postfix(loss=f"{value.item():.3f}")
-        if state["step"] % save_every == 0 or state["step"] == len(schedule):
+        if state["step"] % save_every == 0 or state["step"] == len(schedule) or state["step"] in keep:
             save()
     bar.close()
-    tail = state["losses"][-10:]
-    final = round(sum(tail) / max(1, len(tail)), 4)
+    if keep:
+        average_tail(model, workdir, keep, state.get("tails", {}))
+    late = state["losses"][-10:]
+    final = round(sum(late) / max(1, len(late)), 4)
     if old and not force and isinstance(old.get("final_loss"), (int, float)) and final > old["final_loss"]:
         kept = out.with_name(f"{out.stem}.new.gguf")  # the new adapter is kept, beside, never over the better one
         export_gguf(model, kept)
@@ -244,7 +272,7 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
                          f"{out.name} is kept and the new one is in {kept.name}; --force to replace it anyway")
     export_gguf(model, out)
     prov = {**settings, **(meta or {}), "examples": len(texts), "tokens": sum(len(i) for i, _ in data),
-            "learned_tokens": sum(sum(m) for _, m in data), "first_loss": state["losses"][0] if tail else None,
+            "learned_tokens": sum(sum(m) for _, m in data), "first_loss": state["losses"][0] if late else None,
             "final_loss": final, "minutes": round(state["seconds"] / 60, 1),
             "threads": torch.get_num_threads(), "bf16": bf16, "torch": torch.__version__, "adapter": out.name,
             "adapter_sha256": file_hash(out), "losses": state["losses"]}
@@ -266,6 +294,30 @@ def refuse_weaker(out: Path, examples: int, steps: int | None = None, force: boo
                          f"{f' in {steps} steps' if steps is not None else ''} would replace it with a weaker "
                          "adapter: give another --out, or --force")
     return old
+
+
+def average_tail(model, workdir: Path, keep: list[int], hashes: dict) -> None:
+    """Set `model`'s LoRA weights to the mean of the ``tail-STEP.pt`` files of `workdir` at the steps in `keep`,
+    each checked against the hash the checkpoint recorded and read as plain tensors only."""
+    import torch
+
+    means = None
+    for step in keep:
+        path = workdir / f"tail-{step}.pt"
+        if not path.is_file() or file_hash(path) != hashes.get(str(step)):
+            raise ValueError(f"{path} is missing or changed since it was saved; delete {workdir} to restart")
+        try:
+            saved = torch.load(path, weights_only=True, map_location="cpu")
+        except Exception as e:  # as for a checkpoint: plain tensors or nothing
+            raise ValueError(f"{path} cannot be read as plain tensors ({type(e).__name__}); delete {workdir} to "
+                             "restart") from None
+        if not isinstance(saved, dict) or set(saved) != set(model.lora.keys()):
+            raise ValueError(f"{path} is not this model's adapter; delete {workdir} to restart")
+        means = {k: v / len(keep) for k, v in saved.items()} if means is None else {
+            k: means[k] + saved[k] / len(keep) for k in means}
+    with torch.no_grad():
+        for k, v in means.items():
+            model.lora[k].copy_(v)
 
 
 CHECKPOINT = "checkpoint.json"  # settings, state and the hash of the tensors file it names

@@ -283,3 +283,46 @@ def test_an_interrupted_training_resumes_from_its_last_checkpoint(tmp_path, monk
     assert len(first_two) == 2 and prov["losses"][:2] == first_two and len(prov["losses"]) == 4
     with pytest.raises(ValueError, match="another run"):
         finetune.train(texts[:3], "standard", out, force=True, **kw)  # other data, same folder: refused, not mixed
+
+
+@pytest.mark.slow
+def test_a_tail_mean_ships_the_mean_of_the_last_weights_and_resumes_to_the_same(tmp_path, monkeypatch):
+    from react_teach.finetune.torch_llama import TorchLlama, read_lora
+
+    texts = finetune.world_texts("standard", 6)
+    kw = dict(epochs=4, batch_tokens=64, save_every=1, progress=False, max_steps=4, threads=1)
+    plain = finetune.train(texts, "standard", tmp_path / "plain.gguf", **kw)
+    out = tmp_path / "tail.gguf"
+    real_step, calls = torch.optim.AdamW.step, {"n": 0}
+
+    def dies_on_fourth(self, *a, **k):  # after steps 2 and 3 are saved: the resumed run must reuse them
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real_step(self, *a, **k)
+
+    monkeypatch.setattr(torch.optim.AdamW, "step", dies_on_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        finetune.train(texts, "standard", out, tail=3, **kw)
+    monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
+    ckpt = out.with_suffix(".ckpt")
+    assert sorted(p.name for p in ckpt.glob("tail-*.pt")) == ["tail-2.pt", "tail-3.pt"] and not out.exists()
+    prov = finetune.train(texts, "standard", out, tail=3, **kw)
+    assert prov["tail"] == [2, 3, 4] and prov["losses"] == plain["losses"]  # the same run, only averaged
+
+    # the adapter is the mean of the three steps' weights, matrix by matrix, and not the last step's weights
+    steps = [torch.load(ckpt / f"tail-{s}.pt", weights_only=True) for s in (2, 3, 4)]
+    _, got = read_lora(out)
+    _, last = read_lora(tmp_path / "plain.gguf")
+    name = "blk.3.attn_q.weight.lora_b"
+    mean = sum(s["blk_3_attn_q_b"] for s in steps).numpy() / 3
+    close = dict(rtol=2e-3, atol=1e-6)  # the file holds float16: three decimal digits
+    assert np.allclose(got[name], mean, **close)
+    assert np.allclose(last[name], steps[-1]["blk_3_attn_q_b"].numpy(), **close)
+    assert not np.allclose(got[name], last[name], **close)
+
+    # a kept step changed after it was saved: refused in one line, never averaged in
+    (ckpt / "tail-3.pt").write_bytes((ckpt / "tail-2.pt").read_bytes())
+    hashes = json.loads((ckpt / "checkpoint.json").read_text())["state"]["tails"]
+    with pytest.raises(ValueError, match="tail-3.pt is missing or changed"):
+        finetune.average_tail(TorchLlama.from_gguf(bundled_path()), ckpt, [2, 3, 4], hashes)
