@@ -2,8 +2,9 @@
 
 The package holds `torch_llama` (the bundled model ported to torch, with LoRA, and the GGUF export),
 `course_data` (hand-written questions over the course corpus, apart from its test), `course_oracle` (their
-walks), `training_set` (which generated worlds' oracle trajectories are learned) and `soup` (adapters trained on
-parts of the data, and their mean in weight space); here are the training text, the loss masks and `train`.
+walks), `training_set` (which generated worlds' oracle trajectories are learned), `checkpoint` (what a run
+resumes from, and the weights its tail mean averages) and `soup` (adapters trained on parts of the data, and their
+mean in weight space); here are the training text, the loss masks and `train`.
 
 Prompted with six exemplars, a 135M model does not do ReAct. The paper's answer for small models is to fine-tune
 them on correct trajectories and prompt them *zero-shot*: ``Question: ...`` and nothing else. This file turns
@@ -39,7 +40,7 @@ from react_teach.llm.adapters import file_hash, is_adapter
 from react_teach.data import check_target, read_text, write_atomic
 from react_teach.trajectory import Trajectory
 
-from . import course_data, course_oracle
+from . import checkpoint, course_data, course_oracle
 from .training_set import oracle_trajectories, pick  # noqa: F401 (pick: finetune.pick, as callers know it)
 
 # Where the model starts writing (the cue the harness appends) and where the harness stops it, per format:
@@ -139,19 +140,6 @@ def order(plan: list[list[int]], epochs: int, seed: int, max_steps: int | None =
     return steps[:max_steps] if max_steps else steps
 
 
-def tail_steps(steps: int, save_every: int, tail: int) -> list[int]:
-    """The steps whose weights a run of `steps` steps averages into its adapter: the last step and the `tail` - 1
-    steps every `save_every` before it (never before the first). With ``tail=1``, the last alone: the plain run.
-
-    Late in the run the learning rate has come down, so the weights there circle one region of the loss, and their
-    mean sits nearer its floor than any one step does.
-
-    >>> tail_steps(281, 20, 5), tail_steps(281, 20, 1), tail_steps(40, 20, 9)
-    ([201, 221, 241, 261, 281], [281], [20, 40])
-    """
-    return [s for s in range(steps - (tail - 1) * save_every, steps + 1, save_every) if s >= 1]
-
-
 def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | None = None, rank: int = 8,
           alpha: float = 16.0, lr: float = 2e-3, epochs: int = 1, batch_tokens: int = 2048, loss: str = "model",
           seed: int = 0, workdir: str | Path | None = None, save_every: int = 20, threads: int | None = None,
@@ -163,12 +151,12 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     the same command with the same data continues from there. Returns the provenance dict.
 
     With `tail` > 1 the adapter written is the mean of the weights at `tail` steps, `save_every` apart, ending at
-    the last (`tail_steps`), each matrix of A and of B averaged on its own: the same rank and size, at no extra
+    the last (`checkpoint.tail_steps`), each matrix of A and of B averaged on its own: the same rank and size, at no extra
     step. Each of those steps is also a checkpoint, and its adapter stays in `workdir` (``tail-STEP.pt``, hashed in
     the checkpoint), so a resumed run averages the same weights.
 
-    Nothing is unpickled: a checkpoint is tensors (read with ``weights_only=True``) beside a JSON file with its
-    settings and its hash, and the settings are compared before the tensors are opened. An adapter that has a
+    Nothing is unpickled (see `checkpoint`), and a checkpoint's settings are compared with this run's before its
+    tensors are opened. An adapter that has a
     provenance (a shipped one) is replaced only by one trained on as much and ending with a loss as low, unless
     `force`; anything at `out` that is not an adapter is refused before training starts.
     """
@@ -199,11 +187,11 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     settings = dict(method=method, rank=rank, alpha=alpha, lr=lr, epochs=epochs, batch_tokens=batch_tokens,
                     loss=loss, seed=seed, steps=len(schedule), data_sha256=data_hash(texts),
                     base_sha256=file_hash(base))
-    keep = tail_steps(len(schedule), save_every, tail) if tail > 1 else []
+    keep = checkpoint.tail_steps(len(schedule), save_every, tail) if tail > 1 else []
     if keep:  # recorded only when used, so that a plain run's settings (and its checkpoints) stay as they were
         settings["tail"] = keep
     old = refuse_weaker(out, len(texts), len(schedule), force)
-    resume = _read_checkpoint(workdir, settings)  # checked against the settings before the model is even loaded
+    resume = checkpoint.read(workdir, settings)  # checked against the settings before the model is even loaded
     model = TorchLlama.from_gguf(base, rank=rank, alpha=alpha, seed=seed)
     opt = torch.optim.AdamW(model.lora.parameters(), lr=lr, weight_decay=0.0)
     warm = max(1, len(schedule) // 20)
@@ -219,24 +207,6 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         except (KeyError, TypeError, ValueError, RuntimeError) as e:
             raise ValueError(f"the checkpoint in {workdir} does not fit this model ({type(e).__name__}); delete "
                              f"{workdir} to restart") from None
-
-    def save():
-        name = f"checkpoint-{state['step']}.pt"
-        if state["step"] in keep:
-            kept = workdir / f"tail-{state['step']}.pt"
-            write_atomic(kept, lambda tmp: torch.save(model.lora.state_dict(), tmp), what="checkpoint")
-            # its hash goes into the state, which the checkpoint JSON below commits
-            state.setdefault("tails", {})[str(state["step"])] = file_hash(kept)
-        write_atomic(workdir / name, lambda tmp: torch.save({"lora": model.lora.state_dict(), "opt": opt.state_dict(),
-                                                             "sched": sched.state_dict()}, tmp),
-                     what="checkpoint")
-        # the JSON is the commit: written after the tensors it names, so a kill between leaves the previous pair
-        write_atomic(workdir / CHECKPOINT, json.dumps({"settings": settings, "state": state, "tensors": name,
-                                                       "sha256": file_hash(workdir / name)}) + "\n",
-                     what="checkpoint")
-        for older in workdir.glob("checkpoint-*.pt"):
-            if older.name != name:
-                older.unlink(missing_ok=True)
 
     bf16 = torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
     bar = tqdm(total=len(schedule), initial=state["step"], disable=not progress, desc=f"fine-tune {method}")
@@ -259,10 +229,10 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
         bar.update(1)
         bar.set_postfix(loss=f"{value.item():.3f}")
         if state["step"] % save_every == 0 or state["step"] == len(schedule) or state["step"] in keep:
-            save()
+            checkpoint.save(workdir, settings, state, model, opt, sched, keep)
     bar.close()
     if keep:
-        average_tail(model, workdir, keep, state.get("tails", {}))
+        checkpoint.average_tail(model, workdir, keep, state["tails"])
     late = state["losses"][-10:]
     final = round(sum(late) / max(1, len(late)), 4)
     if old and not force and isinstance(old.get("final_loss"), (int, float)) and final > old["final_loss"]:
@@ -294,68 +264,6 @@ def refuse_weaker(out: Path, examples: int, steps: int | None = None, force: boo
                          f"{f' in {steps} steps' if steps is not None else ''} would replace it with a weaker "
                          "adapter: give another --out, or --force")
     return old
-
-
-def average_tail(model, workdir: Path, keep: list[int], hashes: dict) -> None:
-    """Set `model`'s LoRA weights to the mean of the ``tail-STEP.pt`` files of `workdir` at the steps in `keep`,
-    each checked against the hash the checkpoint recorded and read as plain tensors only."""
-    import torch
-
-    means = None
-    for step in keep:
-        path = workdir / f"tail-{step}.pt"
-        if not path.is_file() or file_hash(path) != hashes.get(str(step)):
-            raise ValueError(f"{path} is missing or changed since it was saved; delete {workdir} to restart")
-        try:
-            saved = torch.load(path, weights_only=True, map_location="cpu")
-        except Exception as e:  # as for a checkpoint: plain tensors or nothing
-            raise ValueError(f"{path} cannot be read as plain tensors ({type(e).__name__}); delete {workdir} to "
-                             "restart") from None
-        if not isinstance(saved, dict) or set(saved) != set(model.lora.keys()):
-            raise ValueError(f"{path} is not this model's adapter; delete {workdir} to restart")
-        means = {k: v / len(keep) for k, v in saved.items()} if means is None else {
-            k: means[k] + saved[k] / len(keep) for k in means}
-    with torch.no_grad():
-        for k, v in means.items():
-            model.lora[k].copy_(v)
-
-
-CHECKPOINT = "checkpoint.json"  # settings, state and the hash of the tensors file it names
-TENSORS = re.compile(r"checkpoint-\d+\.pt")
-
-
-def _read_checkpoint(workdir: Path, settings: dict):
-    """(tensors, state) of the run in `workdir`, or None; ValueError if it is another run's or is damaged.
-
-    Only tensors are ever read (``weights_only=True``), and only after the settings match and the file's hash is
-    the one recorded: a planted or torn file is refused in one line, and never runs code.
-    """
-    import torch
-
-    path = workdir / CHECKPOINT
-    if not path.exists():
-        return None
-    restart = f"delete {workdir} to restart"
-    try:
-        meta = json.loads(read_text(path))
-    except (ValueError, RecursionError):
-        raise ValueError(f"{path} is not a checkpoint of ours (not JSON); {restart}") from None
-    if not isinstance(meta, dict) or meta.get("settings") != settings:
-        raise ValueError(f"{path} belongs to another run (other data or settings); {restart}")
-    state, name = meta.get("state"), meta.get("tensors")
-    if not (isinstance(state, dict) and isinstance(state.get("step"), int) and isinstance(state.get("losses"), list)
-            and isinstance(state.get("seconds"), (int, float)) and isinstance(name, str) and TENSORS.fullmatch(name)):
-        raise ValueError(f"{path} is damaged (no step, losses or tensors file); {restart}")
-    tensors = workdir / name
-    if not tensors.is_file() or file_hash(tensors) != meta.get("sha256"):
-        raise ValueError(f"{tensors} is missing, truncated or changed since it was saved; {restart}")
-    try:
-        saved = torch.load(tensors, weights_only=True, map_location="cpu")
-    except Exception as e:  # not plain tensors (a pickle with code in it), or torn: refused, never run
-        raise ValueError(f"{tensors} cannot be read as plain tensors ({type(e).__name__}); {restart}") from None
-    if not isinstance(saved, dict):
-        raise ValueError(f"{tensors} is not a checkpoint; {restart}")
-    return saved, state
 
 
 def _provenance(path: Path) -> dict | None:

@@ -325,4 +325,4 @@ def test_a_tail_mean_ships_the_mean_of_the_last_weights_and_resumes_to_the_same(
     (ckpt / "tail-3.pt").write_bytes((ckpt / "tail-2.pt").read_bytes())
     hashes = json.loads((ckpt / "checkpoint.json").read_text())["state"]["tails"]
     with pytest.raises(ValueError, match="tail-3.pt is missing or changed"):
-        finetune.average_tail(TorchLlama.from_gguf(bundled_path()), ckpt, [2, 3, 4], hashes)
+        finetune.checkpoint.average_tail(TorchLlama.from_gguf(bundled_path()), ckpt, [2, 3, 4], hashes)

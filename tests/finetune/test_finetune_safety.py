@@ -107,3 +107,26 @@ def test_a_planted_or_torn_checkpoint_never_runs_and_is_one_line(tmp_path):  # c
     with pytest.raises(ValueError, match="another run"):
         finetune.train(texts[:2], "standard", out, force=True, **kw)  # force: past the weaker-adapter guard
     assert torch  # the training extra was here for the real runs above
+
+
+def test_a_checkpoint_from_before_tail_resumes_and_a_damaged_state_is_one_line(tmp_path):  # case 3
+    """`checkpoint.read` on files written by hand: a state with no tail hashes (as every checkpoint had before
+    --tail) resumes as a plain run's; a state whose tail hashes are not a table is refused, tensors unopened."""
+    torch = pytest.importorskip("torch")
+    from react_teach.finetune import checkpoint
+
+    settings = {"method": "standard", "steps": 4}
+    torch.save({"lora": {"w": torch.ones(2)}}, tmp_path / "checkpoint-2.pt")
+    sha = hashlib.sha256((tmp_path / "checkpoint-2.pt").read_bytes()).hexdigest()
+    meta = {"settings": settings, "state": {"step": 2, "losses": [1.5, 1.2], "seconds": 3.0},
+            "tensors": "checkpoint-2.pt", "sha256": sha}
+    (tmp_path / "checkpoint.json").write_text(json.dumps(meta))
+    tensors, state = checkpoint.read(tmp_path, settings)
+    assert state == {"step": 2, "losses": [1.5, 1.2], "seconds": 3.0, "tails": {}}
+    assert torch.equal(tensors["lora"]["w"], torch.ones(2))
+
+    meta["state"]["tails"] = ["201"]
+    (tmp_path / "checkpoint.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="is damaged .*tail hashes.*delete .* to restart"):
+        checkpoint.read(tmp_path, settings)
+    assert checkpoint.read(tmp_path / "none", settings) is None  # no checkpoint: a fresh run
