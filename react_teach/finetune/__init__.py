@@ -151,14 +151,14 @@ def train(texts: list[str], method: str, out: str | Path, *, base: str | Path | 
     the same command with the same data continues from there. Returns the provenance dict.
 
     With `tail` > 1 the adapter written is the mean of the weights at `tail` steps, `save_every` apart, ending at
-    the last (`checkpoint.tail_steps`), each matrix of A and of B averaged on its own: the same rank and size, at no extra
-    step. Each of those steps is also a checkpoint, and its adapter stays in `workdir` (``tail-STEP.pt``, hashed in
-    the checkpoint), so a resumed run averages the same weights.
+    the last (`checkpoint.tail_steps`), each matrix of A and of B averaged on its own: the same rank and size, at
+    no extra step. Each of those steps is also a checkpoint, and its adapter stays in `workdir` (``tail-STEP.pt``,
+    hashed in the checkpoint), so a resumed run averages the same weights.
 
     Nothing is unpickled (see `checkpoint`), and a checkpoint's settings are compared with this run's before its
-    tensors are opened. An adapter that has a
-    provenance (a shipped one) is replaced only by one trained on as much and ending with a loss as low, unless
-    `force`; anything at `out` that is not an adapter is refused before training starts.
+    tensors are opened. An adapter that has a provenance (a shipped one) is replaced only by one trained on as much
+    and ending with a loss as low, unless `force`; anything at `out` that is not an adapter is refused before
+    training starts.
     """
     # torch is the optional training extra: the course imports this module without it (`world_texts`, checks)
     import torch

@@ -69,12 +69,11 @@ def read(workdir: Path, settings: dict):
     if not isinstance(meta, dict) or meta.get("settings") != settings:
         raise ValueError(f"{path} belongs to another run (other data or settings); {restart}")
     state, name = meta.get("state"), meta.get("tensors")
-    if isinstance(state, dict):
-        state.setdefault("tails", {})  # a checkpoint written before --tail existed is a plain run's: it resumes
     if not (isinstance(state, dict) and isinstance(state.get("step"), int) and isinstance(state.get("losses"), list)
-            and isinstance(state.get("seconds"), (int, float)) and isinstance(state.get("tails"), dict)
+            and isinstance(state.get("seconds"), (int, float)) and isinstance(state.get("tails", {}), dict)
             and isinstance(name, str) and TENSORS.fullmatch(name)):
         raise ValueError(f"{path} is damaged (no step, losses, tail hashes or tensors file); {restart}")
+    state.setdefault("tails", {})  # a checkpoint written before --tail existed is a plain run's: it resumes
     return _tensors(workdir / name, meta.get("sha256"), restart), state
 
 
@@ -83,12 +82,12 @@ def average_tail(model, workdir: Path, keep: list[int], hashes: dict) -> None:
     (`hashes`: step → the hash its checkpoint recorded), each matrix of A and of B averaged on its own."""
     import torch
 
-    means = None
+    means, restart = None, f"delete {workdir} to restart"
     for step in keep:
         path = workdir / f"tail-{step}.pt"
-        saved = _tensors(path, hashes.get(str(step)), f"delete {workdir} to restart")
+        saved = _tensors(path, hashes.get(str(step)), restart)
         if set(saved) != set(model.lora.keys()):
-            raise ValueError(f"{path} is not this model's adapter; delete {workdir} to restart")
+            raise ValueError(f"{path} is not this model's adapter; {restart}")
         means = {k: v / len(keep) for k, v in saved.items()} if means is None else {
             k: means[k] + saved[k] / len(keep) for k in means}
     with torch.no_grad():
